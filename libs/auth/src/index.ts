@@ -1,0 +1,4 @@
+export * from './context';
+export * from './tokens';
+export * from './access';
+export * from './identity-client';

@@ -1,0 +1,156 @@
+/**
+ * Typed environment configuration. Every value is read once, validated, and a bad value fails fast
+ * with a message naming the variable, what it holds and what was expected.
+ */
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+interface Field<T> {
+  readonly kind: string;
+  parse(raw: string | undefined, name: string): T;
+}
+
+function field<T>(kind: string, parse: (raw: string | undefined, name: string) => T): Field<T> {
+  return { kind, parse };
+}
+
+function required(name: string, kind: string): never {
+  throw new ConfigError(`${name} is required (${kind})`);
+}
+
+function bad(name: string, raw: string, expected: string): never {
+  throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: expected ${expected}`);
+}
+
+/** A string; `def` undefined makes it required, `null` makes it optional. */
+export function str(def?: string): Field<string>;
+export function str(def: null): Field<string | undefined>;
+export function str(def?: string | null): Field<string | undefined> {
+  return field('string', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, 'string') : (def ?? undefined);
+    return raw;
+  });
+}
+
+/** An integer within [min, max]. */
+export function int(def?: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Field<number> {
+  return field('integer', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, 'integer') : def;
+    if (!/^-?\d+$/.test(raw.trim())) bad(name, raw, 'an integer');
+    const n = Number(raw);
+    if (n < min || n > max) bad(name, raw, `an integer from ${min} to ${max}`);
+    return n;
+  });
+}
+
+/** A port number 0..65535. */
+export function port(def?: number): Field<number> {
+  return int(def, 0, 65535);
+}
+
+const TRUE = ['1', 'true', 'yes', 'on'];
+const FALSE = ['0', 'false', 'no', 'off'];
+
+/** A boolean: 1/true/yes/on or 0/false/no/off, any case. */
+export function bool(def?: boolean): Field<boolean> {
+  return field('boolean', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, 'boolean') : def;
+    const v = raw.trim().toLowerCase();
+    if (TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    return bad(name, raw, 'one of true/false/1/0/yes/no/on/off');
+  });
+}
+
+/** A URL whose protocol is one of `protocols`; `null` default makes it optional. */
+export function url(protocols: string[], def?: string | null): Field<string | undefined> {
+  return field('url', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, 'url') : (def ?? undefined);
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      return bad(name, raw, `a URL (${protocols.join(', ')})`);
+    }
+    if (!protocols.includes(u.protocol.replace(/:$/, ''))) bad(name, raw, `a URL with protocol ${protocols.join(' or ')}`);
+    return raw;
+  });
+}
+
+/** One of a fixed set of strings. */
+export function oneOf<T extends string>(values: readonly T[], def?: T): Field<T> {
+  return field('enum', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, values.join('|')) : def;
+    if (!(values as readonly string[]).includes(raw)) bad(name, raw, `one of ${values.join(', ')}`);
+    return raw as T;
+  });
+}
+
+/** A byte size: a plain number or a number with K, M, G suffix (binary), e.g. `512M`. */
+export function bytes(def?: number): Field<number> {
+  return field('bytes', (raw, name) => {
+    if (raw === undefined || raw === '') return def === undefined ? required(name, 'size') : def;
+    const m = /^(\d+)\s*([kmgt]?)i?b?$/i.exec(raw.trim());
+    if (!m) bad(name, raw, 'a size such as 1048576, 512K, 100M or 5G');
+    const mult = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m![2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+    return Number(m![1]) * mult;
+  });
+}
+
+export type Schema = Record<string, Field<unknown>>;
+export type ConfigOf<S extends Schema> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+/**
+ * Reads every variable of the schema from `env` (default `process.env`). Collects all problems and
+ * throws one ConfigError listing them, so a bad deployment says everything that is wrong at once.
+ */
+export function loadConfig<S extends Schema>(schema: S, env: Env = process.env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, f] of Object.entries(schema)) {
+    try {
+      out[name] = f.parse(env[name], name);
+    } catch (e) {
+      if (e instanceof ConfigError) problems.push(e.message);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return out as ConfigOf<S>;
+}
+
+/** The names a schema reads: deploy manifests are checked against these. */
+export function variableNames(schema: Schema): string[] {
+  return Object.keys(schema);
+}
+
+/**
+ * The settings every service process shares. Each service adds its own on top
+ * (`{...serviceSchema, ...}`), so `variableNames` of the merged schema is what it reads.
+ */
+export const serviceSchema = {
+  DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/postgres'),
+  AMQP_URL: url(['amqp', 'amqps', 'memory'], 'memory://'),
+  HOST: str('127.0.0.1'),
+  PORT: port(0),
+  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+  GATEWAY_PUBLIC_KEY: str(null),
+  INTERNAL_API_TOKEN: str(null),
+  IDENTITY_URL: url(['http', 'https'], 'http://127.0.0.1:7101'),
+  STORAGE_DRIVER: oneOf(['local', 's3'] as const, 'local'),
+  STORAGE_DIR: str('.data/files'),
+  S3_ENDPOINT: url(['http', 'https'], null),
+  S3_BUCKET: str('anvil'),
+  S3_REGION: str('us-east-1'),
+  S3_ACCESS_KEY_ID: str(null),
+  S3_SECRET_ACCESS_KEY: str(null),
+  S3_FORCE_PATH_STYLE: bool(true),
+  PUBLIC_URL: url(['http', 'https'], 'http://127.0.0.1:8080'),
+};

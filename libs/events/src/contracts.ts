@@ -1,0 +1,69 @@
+/**
+ * Versioned event contracts (version 1 unless noted). Producers build `data` of these types;
+ * consumers read them. A breaking change gets a new version number, never an edit in place.
+ */
+
+/** identity.user.created | identity.user.updated | identity.user.deleted */
+export interface UserEventV1 {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar_url: string | null;
+  web_url: string;
+  admin: boolean;
+}
+
+/** identity.group.created | identity.group.updated | identity.group.deleted */
+export interface GroupEventV1 {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  visibility: 'private' | 'internal' | 'public';
+  /** Ancestor group ids from the root down to and including this group. */
+  traversal_ids: number[];
+}
+
+/** identity.project.created | identity.project.updated | identity.project.deleted */
+export interface ProjectEventV1 {
+  id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  namespace_id: number;
+  namespace_kind: 'user' | 'group';
+  /** The owning group (null for a personal project). */
+  group_id: number | null;
+  /** Ancestor group ids from the root down to the owning group ([] for a personal project). */
+  group_traversal_ids: number[];
+  visibility: 'private' | 'internal' | 'public';
+  archived: boolean;
+  creator_id: number | null;
+  web_url: string;
+}
+
+/** identity.membership.created | identity.membership.updated | identity.membership.deleted */
+export interface MembershipEventV1 {
+  source_type: 'Project' | 'Namespace';
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+}
+
+export const IdentityEvents = {
+  userCreated: 'identity.user.created',
+  userUpdated: 'identity.user.updated',
+  userDeleted: 'identity.user.deleted',
+  groupCreated: 'identity.group.created',
+  groupUpdated: 'identity.group.updated',
+  groupDeleted: 'identity.group.deleted',
+  projectCreated: 'identity.project.created',
+  projectUpdated: 'identity.project.updated',
+  projectDeleted: 'identity.project.deleted',
+  membershipCreated: 'identity.membership.created',
+  membershipUpdated: 'identity.membership.updated',
+  membershipDeleted: 'identity.membership.deleted',
+} as const;

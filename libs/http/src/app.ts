@@ -1,0 +1,157 @@
+import express, { NextFunction, Request, Response, Router } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import qs from 'qs';
+import { CONTEXT_HEADER, constantTimeEqual, ContextError, ContextVerifier, INTERNAL_TOKEN_HEADER, RequestContext } from '@anvil/auth';
+import { ErrorTranslator, HttpError, UnauthorizedError } from './errors';
+import { createLogger, Logger } from './logger';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified gateway context (set on /api/v4 routes). */
+      anvil?: RequestContext;
+    }
+  }
+}
+
+/** The verified context of a request under /api/v4; throws if the route is not behind verification. */
+export function ctx(req: Request): RequestContext {
+  if (!req.anvil) throw new Error('no request context: route is not mounted under /api/v4');
+  return req.anvil;
+}
+
+export interface ServiceAppOptions {
+  name: string;
+  /** Verifies the gateway's signed header; requests under /api/v4 without a valid one get 401. */
+  verifier: ContextVerifier;
+  /** Shared service token for /internal routes (absent: /internal answers 404). */
+  internalToken?: string;
+  /** Mounts the public routes (under /api/v4). */
+  api?: (router: Router) => void;
+  /** Mounts service-to-service routes (under /internal). */
+  internal?: (router: Router) => void;
+  /** Readiness: true when the service can take traffic (db reachable, migrated, bus connected). */
+  readiness?: () => Promise<boolean>;
+  /** Turns domain/database errors into HttpErrors (e.g. Postgres SQLSTATEs). */
+  errorTranslators?: ErrorTranslator[];
+  logger?: Logger;
+  /** Maximum JSON/form body size (file uploads stream and are not parsed). */
+  bodyLimit?: string;
+}
+
+/** Parses JSON (empty body → `{}`), urlencoded, leaves other bodies (uploads) unread as streams. */
+export function bodyParsers() {
+  return [
+    express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ extended: true, limit: '10mb' }),
+  ];
+}
+
+/**
+ * Builds a service's express app: security headers, request id, health/readiness/liveness/metrics,
+ * context verification on /api/v4, lenient body parsing, GitLab's 404 for unknown routes, and one
+ * error middleware rendering HttpErrors (and logging only 5xx). No I/O happens here.
+ */
+export function createServiceApp(opts: ServiceAppOptions): express.Express {
+  const app = express();
+  const log = opts.logger ?? createLogger(opts.name);
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', (s: string) => qs.parse(s, { depth: 5, arrayLimit: 1000, parameterLimit: 2000 }));
+
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: opts.name });
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'status'], registers: [registry] });
+  const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method'], registers: [registry], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5] });
+
+  app.use((req, res, next) => {
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const rid = req.get('x-request-id');
+    if (rid) res.setHeader('X-Request-Id', rid);
+    const end = duration.startTimer({ method: req.method });
+    res.on('finish', () => {
+      end();
+      requests.inc({ method: req.method, status: String(res.statusCode) });
+    });
+    next();
+  });
+
+  app.get('/-/health', (_req, res) => {
+    res.type('text/plain').send('GitLab OK');
+  });
+  app.get('/-/liveness', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/-/readiness', async (_req, res) => {
+    const ok = opts.readiness ? await opts.readiness().catch(() => false) : true;
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', service: opts.name });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+
+  if (opts.internal) {
+    const internal = Router();
+    internal.use((req, _res, next) => {
+      const given = req.get(INTERNAL_TOKEN_HEADER) ?? '';
+      if (!opts.internalToken || !constantTimeEqual(given, opts.internalToken)) return next(new UnauthorizedError());
+      next();
+    });
+    internal.use(...bodyParsers());
+    opts.internal(internal);
+    app.use('/internal', internal);
+  }
+
+  const api = Router();
+  api.use((req, _res, next) => {
+    try {
+      req.anvil = opts.verifier.verify(req.get(CONTEXT_HEADER), req.method, req.originalUrl);
+      next();
+    } catch (e) {
+      if (e instanceof ContextError) return next(new UnauthorizedError('request did not come through the gateway'));
+      next(e);
+    }
+  });
+  api.use(...bodyParsers());
+  opts.api?.(api);
+  app.use('/api/v4', api);
+
+  app.use((_req, _res, next) => next(new HttpError(404, { error: '404 Not Found' })));
+  app.use(errorHandler(log, opts.errorTranslators ?? []));
+  return app;
+}
+
+/** Renders HttpErrors as GitLab bodies; translates known errors; anything else is a logged 500. */
+export function errorHandler(log: Logger, translators: ErrorTranslator[]) {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    let e: HttpError | undefined = err instanceof HttpError ? err : undefined;
+    if (!e) for (const t of translators) if ((e = t(err))) break;
+    if (!e) e = bodyParserError(err);
+    if (!e) {
+      log.error('unhandled error', { method: req.method, path: req.originalUrl, err: err instanceof Error ? err.stack : String(err) });
+      e = new HttpError(500, { message: '500 Internal Server Error' });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    if (e.status === 304 || e.status === 204) {
+      res.status(e.status).end();
+      return;
+    }
+    res.status(e.status).json(e.body);
+  };
+}
+
+function bodyParserError(err: unknown): HttpError | undefined {
+  const e = err as { type?: string; status?: number };
+  if (e?.type === 'entity.parse.failed') return new HttpError(400, { error: 'The provided content-type is not supported or the body is not valid JSON' });
+  if (e?.type === 'entity.too.large') return new HttpError(413, { message: '413 Request Entity Too Large' });
+  if (e?.status && e.status >= 400 && e.status < 500) return new HttpError(e.status, { message: `${e.status} Bad request` });
+  return undefined;
+}

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './params';
+export * from './pagination';
+export * from './logger';
+export * from './app';

@@ -1,0 +1,152 @@
+import type { Request, Response } from 'express';
+import type { Knex } from 'knex';
+import { MethodNotAllowedError } from './errors';
+import { p, params } from './params';
+
+/** GitLab stops counting past this many rows and then omits X-Total, X-Total-Pages and rel="last". */
+export const COUNT_LIMIT = 10_000;
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+const pageSchema = params({
+  page: p.integer().default(1).where((n) => n >= 1),
+  per_page: p.integer().default(DEFAULT_PER_PAGE).where((n) => n >= 1),
+});
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** `page` and `per_page` (default 20, capped at 100); below 1 → `400 page does not have a valid value`. */
+export function pageRequest(req: Request): PageRequest {
+  const { page, per_page } = pageSchema.parseObject(req.query as Record<string, unknown>);
+  const perPage = Math.min(per_page, MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/** The public URL of this request with `overrides` applied to its query. */
+export function requestUrl(req: Request, overrides: Record<string, string | number | null>): string {
+  const base = (res_base(req) ?? '').replace(/\/$/, '');
+  const [path, query = ''] = req.originalUrl.split('?', 2);
+  const sp = new URLSearchParams(query);
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === null) sp.delete(k);
+    else sp.set(k, String(v));
+  }
+  const qs = sp.toString();
+  return `${base}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function res_base(req: Request): string | undefined {
+  const ctx = (req as Request & { anvil?: { base?: string } }).anvil;
+  if (ctx?.base) return ctx.base;
+  return `${req.protocol}://${req.get('host')}`;
+}
+
+export interface OffsetPage {
+  page: number;
+  perPage: number;
+  /** Null when above COUNT_LIMIT (not counted). */
+  total: number | null;
+  hasNext: boolean;
+}
+
+/** Sets X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link as GitLab does. */
+export function setOffsetHeaders(req: Request, res: Response, pg: OffsetPage): void {
+  const { page, perPage, total, hasNext } = pg;
+  const totalPages = total === null ? null : Math.max(1, Math.ceil(total / perPage));
+  res.setHeader('X-Per-Page', String(perPage));
+  res.setHeader('X-Page', String(page));
+  res.setHeader('X-Next-Page', hasNext ? String(page + 1) : '');
+  res.setHeader('X-Prev-Page', page > 1 ? String(page - 1) : '');
+  if (total !== null) {
+    res.setHeader('X-Total', String(total));
+    res.setHeader('X-Total-Pages', String(totalPages));
+  }
+  const link = (n: number, rel: string) => `<${requestUrl(req, { page: n, per_page: perPage })}>; rel="${rel}"`;
+  const links: string[] = [];
+  if (page > 1) links.push(link(page - 1, 'prev'));
+  if (hasNext) links.push(link(page + 1, 'next'));
+  links.push(link(1, 'first'));
+  if (totalPages !== null) links.push(link(totalPages, 'last'));
+  res.setHeader('Link', links.join(', '));
+}
+
+/**
+ * Offset-paginates a knex query: counts up to COUNT_LIMIT + 1 rows (never a full count of a huge
+ * table), fetches one page plus one row to know whether a next page exists, sets the headers.
+ * The query must already be ordered.
+ */
+export async function paginate<T>(req: Request, res: Response, query: Knex.QueryBuilder, opts: { countQuery?: Knex.QueryBuilder } = {}): Promise<T[]> {
+  const { page, perPage, offset } = pageRequest(req);
+  const countSource = (opts.countQuery ?? query).clone().clearOrder().clearSelect().select(query.client.raw('1')).limit(COUNT_LIMIT + 1);
+  const knex = query.client;
+  const [rows, countRow] = await Promise.all([
+    query.clone().limit(perPage + 1).offset(offset),
+    knex.queryBuilder().count({ n: '*' }).from(countSource.as('c')).first(),
+  ]);
+  const counted = Number((countRow as { n: string | number } | undefined)?.n ?? 0);
+  const total = counted > COUNT_LIMIT ? null : counted;
+  const hasNext = rows.length > perPage;
+  setOffsetHeaders(req, res, { page, perPage, total, hasNext });
+  return (rows as T[]).slice(0, perPage);
+}
+
+/** Paginates an in-memory array (for small lists): the same headers as `paginate`. */
+export function paginateArray<T>(req: Request, res: Response, items: T[]): T[] {
+  const { page, perPage, offset } = pageRequest(req);
+  const total = items.length > COUNT_LIMIT ? null : items.length;
+  setOffsetHeaders(req, res, { page, perPage, total, hasNext: items.length > offset + perPage });
+  return items.slice(offset, offset + perPage);
+}
+
+export interface KeysetColumn {
+  /** The column (as selected and as in the WHERE). */
+  column: string;
+  /** The row property holding the value (defaults to the column name). */
+  key?: string;
+}
+
+/**
+ * Keyset (cursor) pagination, for `pagination=keyset`: orders by `columns` in `direction`, reads the
+ * opaque `cursor` param, and sets `Link: <…cursor=…>; rel="next"` only when a next page exists.
+ * No X-Total, no X-Page. The last column must be unique (id).
+ */
+export async function keysetPaginate<T extends Record<string, unknown>>(
+  req: Request,
+  res: Response,
+  query: Knex.QueryBuilder,
+  columns: KeysetColumn[],
+  direction: 'asc' | 'desc',
+): Promise<T[]> {
+  const { perPage } = pageRequest(req);
+  const raw = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+  const q = query.clone();
+  if (raw) {
+    let values: unknown[];
+    try {
+      values = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+      if (!Array.isArray(values) || values.length !== columns.length) throw new Error('bad');
+    } catch {
+      throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
+    }
+    const cols = columns.map((c) => q.client.ref(c.column));
+    const op = direction === 'asc' ? '>' : '<';
+    q.whereRaw(`(${cols.map(() => '??').join(', ')}) ${op} (${values.map(() => '?').join(', ')})`, [...columns.map((c) => c.column), ...(values as string[])]);
+  }
+  for (const c of columns) q.orderBy(c.column, direction);
+  const rows = (await q.limit(perPage + 1)) as T[];
+  const page = rows.slice(0, perPage);
+  res.setHeader('X-Per-Page', String(perPage));
+  if (rows.length > perPage) {
+    const last = page[page.length - 1];
+    const cursor = Buffer.from(JSON.stringify(columns.map((c) => {
+      const v = last[c.key ?? c.column];
+      return v instanceof Date ? v.toISOString() : v;
+    }))).toString('base64url');
+    res.setHeader('Link', `<${requestUrl(req, { cursor, per_page: perPage, page: null })}>; rel="next"`);
+  }
+  return page;
+}

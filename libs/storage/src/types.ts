@@ -1,0 +1,24 @@
+import type { Readable } from 'node:stream';
+
+export interface ObjectInfo {
+  key: string;
+  size: number;
+  lastModified?: Date;
+}
+
+/**
+ * Streaming object storage. Keys are `/`-separated relative paths (no `..`, no leading `/`).
+ * No operation holds a whole object in memory.
+ */
+export interface Storage {
+  /** Streams `body` to `key` (replacing it atomically: readers see the old or the new object, never a part). */
+  put(key: string, body: Readable, opts?: { contentType?: string }): Promise<{ size: number }>;
+  /** A stream of the object, or null when it does not exist. */
+  get(key: string): Promise<Readable | null>;
+  head(key: string): Promise<ObjectInfo | null>;
+  /** Deletes one object; no error when it is missing. */
+  delete(key: string): Promise<void>;
+  /** Deletes every object under a prefix. */
+  deletePrefix(prefix: string): Promise<void>;
+  list(prefix: string): AsyncIterable<ObjectInfo>;
+}
