@@ -58,6 +58,8 @@ export interface RequestContext {
   /** Scopes of the credential; empty for anonymous. */
   scopes: string[];
   auth: 'pat' | 'jwt' | 'basic' | 'none';
+  /** The personal access token used (its id), when one was. */
+  token_id?: number;
   /** The administrator who used `sudo`, when one did. */
   impersonator?: number;
   project?: ProjectScope;

@@ -42,6 +42,19 @@ export class IdentityClient {
     return { error: r.json?.error ?? 'unknown' };
   }
 
+  /** A token by id for a user (registry JWTs carry these): valid → user and scopes. */
+  async resolveTokenId(tokenId: number, userId: number): Promise<ResolvedToken | { error: TokenFailure }> {
+    const r = await this.call<ResolvedToken & { error?: TokenFailure }>('POST', '/internal/v1/tokens/resolve', { token_id: tokenId, user_id: userId });
+    if (r.status === 200 && r.json && !r.json.error) return r.json;
+    return { error: r.json?.error ?? 'unknown' };
+  }
+
+  /** Username (or e-mail) and password; the user when they match and the user may sign in. */
+  async authenticatePassword(login: string, password: string): Promise<Actor | null> {
+    const r = await this.call<Actor>('POST', '/internal/v1/users/authenticate', { login, password });
+    return r.status === 200 ? r.json : null;
+  }
+
   /** A user by numeric id or username (for `sudo`), or null. */
   async lookupUser(ref: string): Promise<Actor | null> {
     const r = await this.call<Actor>('GET', `/internal/v1/users/lookup?ref=${encodeURIComponent(ref)}`);

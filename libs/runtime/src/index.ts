@@ -1,0 +1,168 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
+import { ContextVerifier, IdentityClient } from '@anvil/auth';
+import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
+import { createBus, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
+import { createLogger, Logger } from '@anvil/http';
+import { createStorage, Storage } from '@anvil/storage';
+
+export type BaseConfig = ConfigOf<typeof serviceSchema>;
+
+/** What a service's code receives: everything it talks to, already connected. */
+export interface ServiceDeps<C = Record<string, unknown>> {
+  name: string;
+  schema: string;
+  config: BaseConfig & C;
+  db: Knex;
+  bus: EventBus;
+  storage: Storage;
+  verifier: ContextVerifier;
+  identity: IdentityClient;
+  internalToken: string;
+  log: Logger;
+}
+
+/** A queue this service consumes: `<service>.<purpose>` bound to routing-key patterns. */
+export interface Consumer {
+  queue: string;
+  patterns: string[];
+  handler: (event: EventEnvelope) => Promise<void>;
+  options?: SubscribeOptions;
+}
+
+/** Everything the runtime needs to run one service; each service exports one. */
+export interface ServiceDefinition<C = Record<string, unknown>> {
+  name: string;
+  /** Postgres schema (default: name with `-` → `_`). */
+  schema?: string;
+  migrations: Migration[];
+  /** Extra env vars beyond `serviceSchema`. */
+  configSchema?: Schema;
+  /** Default port when PORT is 0/unset in the fleet. */
+  defaultPort: number;
+  createApp(deps: ServiceDeps<C>): Express;
+  consumers?(deps: ServiceDeps<C>): Consumer[];
+  onStart?(deps: ServiceDeps<C>): Promise<void>;
+  onStop?(deps: ServiceDeps<C>): Promise<void>;
+}
+
+export interface BootOptions {
+  env?: Record<string, string | undefined>;
+  /** A bus shared by several services in one process (embedded mode); otherwise one is created from AMQP_URL. */
+  bus?: EventBus;
+  storage?: Storage;
+  /** Overrides the schema name (tests use unique names). */
+  schema?: string;
+  /** Prefix for queue names (tests isolate runs on a shared broker). */
+  queuePrefix?: string;
+  /** Port to listen on (0 = any free port). */
+  port?: number;
+  logger?: Logger;
+}
+
+export interface RunningService<C = Record<string, unknown>> {
+  name: string;
+  url: string;
+  port: number;
+  server: http.Server;
+  deps: ServiceDeps<C>;
+  stop(): Promise<void>;
+}
+
+/** Reads a PEM from env, accepting `\n`-escaped single-line values. */
+export function pemFromEnv(v: string | undefined): string | undefined {
+  return v ? v.replace(/\\n/g, '\n') : undefined;
+}
+
+/**
+ * Boots a service: config → schema → db → migrations → bus → outbox relay → consumers → onStart → listen.
+ * `stop()` undoes it in reverse order and closes what it created (not a shared bus or storage).
+ */
+export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOptions = {}): Promise<RunningService<C>> {
+  const env = opts.env ?? process.env;
+  const config = loadConfig({ ...serviceSchema, ...(def.configSchema ?? {}) }, env) as BaseConfig & C;
+  const log = opts.logger ?? createLogger(def.name, config.LOG_LEVEL);
+  const schema = opts.schema ?? def.schema ?? def.name.replace(/-/g, '_');
+  const publicKey = pemFromEnv(config.GATEWAY_PUBLIC_KEY);
+  if (!publicKey) throw new Error(`${def.name}: GATEWAY_PUBLIC_KEY is required (the gateway's Ed25519 public key, PEM)`);
+  const internalToken = config.INTERNAL_API_TOKEN;
+  if (!internalToken) throw new Error(`${def.name}: INTERNAL_API_TOKEN is required`);
+
+  const dbUrl = config.DATABASE_URL as string;
+  await ensureSchema({ url: dbUrl, schema });
+  const db = createDb({ url: dbUrl, schema });
+  await migrate(db, schema, def.migrations);
+  const ownBus = !opts.bus;
+  const bus = opts.bus ?? createBus(config.AMQP_URL as string, { logger: log });
+  const storage = opts.storage ?? createStorage(config);
+  const deps: ServiceDeps<C> = {
+    name: def.name,
+    schema,
+    config,
+    db,
+    bus,
+    storage,
+    verifier: new ContextVerifier(publicKey),
+    identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
+    internalToken,
+    log,
+  };
+
+  const relay = new OutboxRelay(db, bus, { logger: log });
+  relay.start();
+  const subs: Subscription[] = [];
+  for (const c of def.consumers?.(deps) ?? []) {
+    subs.push(await bus.subscribe(`${opts.queuePrefix ?? ''}${c.queue}`, c.patterns, c.handler, c.options));
+  }
+  await def.onStart?.(deps);
+
+  const app = def.createApp(deps);
+  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 }, app);
+  const port = opts.port ?? config.PORT;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, config.HOST, () => resolve());
+  });
+  const actual = (server.address() as AddressInfo).port;
+  log.info('listening', { port: actual, schema });
+  return {
+    name: def.name,
+    url: `http://${config.HOST}:${actual}`,
+    port: actual,
+    server,
+    deps,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      for (const s of subs) await s.close().catch(() => undefined);
+      await def.onStop?.(deps);
+      await relay.stop();
+      if (ownBus) await bus.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Process entry for running one service on its own: boots it and stops cleanly on SIGINT/SIGTERM. */
+export function runMain<C>(def: ServiceDefinition<C>): void {
+  const env = { ...process.env, PORT: process.env.PORT || String(def.defaultPort) };
+  bootService(def, { env })
+    .then((svc) => {
+      const shutdown = () => {
+        svc.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    })
+    .catch((e) => {
+      process.stderr.write(`${def.name} failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    });
+}

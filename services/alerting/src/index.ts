@@ -1,0 +1,14 @@
+import type { ServiceDefinition } from '@anvil/runtime';
+import { migrations } from '../migrations';
+import { createApp } from './app';
+import { configSchema } from './config';
+
+/** The alerting service, as the runtime boots it. */
+export const alertingService: ServiceDefinition = {
+  name: 'alerting',
+  defaultPort: 7106,
+  migrations,
+  configSchema,
+  createApp,
+};
+export { configSchema };

@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { alertingService } from './index';
+
+runMain(alertingService);

@@ -1,0 +1,4 @@
+import type { Schema } from '@anvil/config';
+
+/** Env vars the identity service reads beyond the shared `serviceSchema`. */
+export const configSchema = {} satisfies Schema;

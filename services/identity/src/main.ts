@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { identityService } from './index';
+
+runMain(identityService);

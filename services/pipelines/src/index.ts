@@ -1,0 +1,14 @@
+import type { ServiceDefinition } from '@anvil/runtime';
+import { migrations } from '../migrations';
+import { createApp } from './app';
+import { configSchema } from './config';
+
+/** The pipelines service, as the runtime boots it. */
+export const pipelinesService: ServiceDefinition = {
+  name: 'pipelines',
+  defaultPort: 7105,
+  migrations,
+  configSchema,
+  createApp,
+};
+export { configSchema };

@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { pipelinesService } from './index';
+
+runMain(pipelinesService);

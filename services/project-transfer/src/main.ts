@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { projectTransferService } from './index';
+
+runMain(projectTransferService);

@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { registryService } from './index';
+
+runMain(registryService);

@@ -1,0 +1,20 @@
+import type { Express } from 'express';
+import { translatePgError } from '@anvil/db';
+import { createServiceApp } from '@anvil/http';
+import type { ServiceDeps } from '@anvil/runtime';
+
+/** Builds the work-items service's express app (no I/O here). */
+export function createApp(deps: ServiceDeps): Express {
+  return createServiceApp({
+    name: deps.name,
+    verifier: deps.verifier,
+    internalToken: deps.internalToken,
+    logger: deps.log,
+    readiness: async () => {
+      await deps.db.raw('select 1');
+      return true;
+    },
+    errorTranslators: [(e) => translatePgError(e)],
+    api: () => undefined,
+  });
+}

@@ -1,0 +1,14 @@
+import type { ServiceDefinition } from '@anvil/runtime';
+import { migrations } from '../migrations';
+import { createApp } from './app';
+import { configSchema } from './config';
+
+/** The work-items service, as the runtime boots it. */
+export const workItemsService: ServiceDefinition = {
+  name: 'work-items',
+  defaultPort: 7104,
+  migrations,
+  configSchema,
+  createApp,
+};
+export { configSchema };

@@ -1,0 +1,4 @@
+import { runMain } from '@anvil/runtime';
+import { workItemsService } from './index';
+
+runMain(workItemsService);
