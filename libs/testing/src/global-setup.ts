@@ -45,7 +45,7 @@ export default async function globalSetup(): Promise<void> {
       port,
       user: 'postgres',
       password: 'postgres',
-      authMethod: 'trust',
+      authMethod: 'trust' as 'password',
       persistent: false,
       createPostgresUser: process.getuid?.() === 0,
       onLog: () => undefined,
