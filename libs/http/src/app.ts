@@ -45,6 +45,10 @@ export function bodyParsers() {
   return [
     express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] }),
     express.urlencoded({ extended: true, limit: '10mb' }),
+    (req: Request, _res: Response, next: NextFunction) => {
+      if (req.body === undefined) req.body = {};
+      next();
+    },
   ];
 }
 

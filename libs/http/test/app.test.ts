@@ -1,0 +1,143 @@
+import request from 'supertest';
+import { CONTEXT_HEADER, ContextSigner, ContextVerifier, generateContextKeys, INTERNAL_TOKEN_HEADER } from '@anvil/auth';
+import {
+  ConflictError, createServiceApp, ctx, NotFoundError, NotModifiedError, p, paginateArray, params, ValidationError,
+} from '../src';
+
+const keys = generateContextKeys();
+const signer = new ContextSigner(keys.privateKey);
+const sign = (m: string, path: string) =>
+  signer.sign({ rid: 'r', m, p: path, base: 'http://gw.test', user: { id: 7, username: 'u', name: 'U', admin: false, state: 'active' }, scopes: ['api'], auth: 'pat' });
+
+const app = createServiceApp({
+  name: 'test',
+  verifier: new ContextVerifier(keys.publicKey),
+  internalToken: 'secret-token',
+  logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
+  readiness: async () => true,
+  api: (r) => {
+    r.get('/whoami', (req, res) => {
+      res.json({ user: ctx(req).user?.username });
+    });
+    r.post('/things', (req, res) => {
+      const input = params({ title: p.string().required(), labels: p.list() }).parse(req);
+      res.status(201).json(input);
+    });
+    r.delete('/things/:id', (req, res) => {
+      res.json({ id: req.params.id, body: req.body });
+    });
+    r.get('/missing', () => {
+      throw new NotFoundError('Project');
+    });
+    r.post('/dupe', () => {
+      throw new ConflictError('Email has already been taken');
+    });
+    r.post('/invalid', () => {
+      throw new ValidationError({ email: ['is invalid'] });
+    });
+    r.post('/subscribe', () => {
+      throw new NotModifiedError();
+    });
+    r.get('/boom', () => {
+      throw new Error('kaput');
+    });
+    r.get('/list', (req, res) => {
+      res.json(paginateArray(req, res, Array.from({ length: 45 }, (_, i) => i + 1)));
+    });
+  },
+  internal: (r) => {
+    r.get('/ping', (_req, res) => {
+      res.json({ ok: true });
+    });
+  },
+});
+
+const signed = (method: 'get' | 'post' | 'delete', path: string) => request(app)[method](path).set(CONTEXT_HEADER, sign(method.toUpperCase(), path));
+
+describe('createServiceApp', () => {
+  it('serves health, readiness, liveness and metrics without a context', async () => {
+    await request(app).get('/-/health').expect(200);
+    await request(app).get('/-/liveness').expect(200, { status: 'ok' });
+    await request(app).get('/-/readiness').expect(200);
+    const m = await request(app).get('/metrics').expect(200);
+    expect(m.text).toContain('http_requests_total');
+  });
+
+  it('refuses /api/v4 without the gateway context', async () => {
+    const r = await request(app).get('/api/v4/whoami').expect(401);
+    expect(r.body.message).toMatch(/^401 Unauthorized/);
+  });
+
+  it('refuses a context signed for another path', async () => {
+    await request(app).get('/api/v4/whoami').set(CONTEXT_HEADER, sign('GET', '/api/v4/other')).expect(401);
+  });
+
+  it('passes the verified context to handlers and sets security headers', async () => {
+    const r = await signed('get', '/api/v4/whoami').set('x-request-id', 'abc').expect(200, { user: 'u' });
+    expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-request-id']).toBe('abc');
+  });
+
+  it('validates params with Grape bodies', async () => {
+    await signed('post', '/api/v4/things').send({}).expect(400, { error: 'title is missing' });
+    await signed('post', '/api/v4/things').send({ title: 't', labels: 'a,b' }).expect(201, { title: 't', labels: ['a', 'b'] });
+  });
+
+  it('accepts python-gitlab DELETE with a JSON content type and no body', async () => {
+    await signed('delete', '/api/v4/things/3').set('content-type', 'application/json').expect(200, { id: '3', body: {} });
+  });
+
+  it('accepts gitbeaker DELETE with body {}', async () => {
+    await signed('delete', '/api/v4/things/3').set('content-type', 'application/json').send('{}').expect(200, { id: '3', body: {} });
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const r = await signed('post', '/api/v4/things').set('content-type', 'application/json').send('{bad').expect(400);
+    expect(r.body.error).toBeDefined();
+  });
+
+  it('renders typed errors as GitLab bodies', async () => {
+    await signed('get', '/api/v4/missing').expect(404, { message: '404 Project Not Found' });
+    await signed('post', '/api/v4/dupe').expect(409, { message: 'Email has already been taken' });
+    await signed('post', '/api/v4/invalid').expect(400, { message: { email: ['is invalid'] } });
+    const nm = await signed('post', '/api/v4/subscribe').expect(304);
+    expect(nm.text).toBe('');
+  });
+
+  it('turns unknown errors into a 500 body without details', async () => {
+    await signed('get', '/api/v4/boom').expect(500, { message: '500 Internal Server Error' });
+  });
+
+  it('answers unknown routes with GitLab 404', async () => {
+    await signed('get', '/api/v4/nope').expect(404, { error: '404 Not Found' });
+  });
+
+  it('paginates with every GitLab header', async () => {
+    const r = await signed('get', '/api/v4/list?per_page=20&page=2&x=1').expect(200);
+    expect(r.body).toEqual(Array.from({ length: 20 }, (_, i) => i + 21));
+    expect(r.headers['x-total']).toBe('45');
+    expect(r.headers['x-total-pages']).toBe('3');
+    expect(r.headers['x-page']).toBe('2');
+    expect(r.headers['x-per-page']).toBe('20');
+    expect(r.headers['x-next-page']).toBe('3');
+    expect(r.headers['x-prev-page']).toBe('1');
+    expect(r.headers.link).toBe(
+      '<http://gw.test/api/v4/list?per_page=20&page=1&x=1>; rel="prev", <http://gw.test/api/v4/list?per_page=20&page=3&x=1>; rel="next", ' +
+        '<http://gw.test/api/v4/list?per_page=20&page=1&x=1>; rel="first", <http://gw.test/api/v4/list?per_page=20&page=3&x=1>; rel="last"',
+    );
+  });
+
+  it('rejects page 0 and caps per_page at 100', async () => {
+    await signed('get', '/api/v4/list?page=0').expect(400, { error: 'page does not have a valid value' });
+    const r = await signed('get', '/api/v4/list?per_page=500').expect(200);
+    expect(r.headers['x-per-page']).toBe('100');
+    expect(r.headers['x-next-page']).toBe('');
+  });
+
+  it('guards /internal with the shared token', async () => {
+    await request(app).get('/internal/ping').expect(401);
+    await request(app).get('/internal/ping').set(INTERNAL_TOKEN_HEADER, 'wrong-token!').expect(401);
+    await request(app).get('/internal/ping').set(INTERNAL_TOKEN_HEADER, 'secret-token').expect(200, { ok: true });
+  });
+});
