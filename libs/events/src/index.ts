@@ -1,2 +1,14 @@
 export * from './types';
 export * from './contracts';
+export { topicMatches, assertEventType, assertPattern } from './topic';
+export { InMemoryBus } from './memory-bus';
+export { AmqpBus, BusUnavailableError } from './amqp-bus';
+export type { AmqpBusOptions } from './amqp-bus';
+export { ATTEMPT_HEADER, DLQ_HEADERS } from './amqp-subscription';
+export { createBus } from './create-bus';
+export type { CreateBusOptions } from './create-bus';
+export { OUTBOX_CHANNEL, outboxTables, dropOutboxTables, emit, pruneOutbox, pruneInbox, rowToEnvelope } from './outbox';
+export type { OutboxRow } from './outbox';
+export { OutboxRelay } from './relay';
+export type { OutboxRelayOptions } from './relay';
+export { consumeOnce } from './inbox';

@@ -9,14 +9,26 @@ export interface EventEnvelope<T = unknown> {
   data: T;
 }
 
+/** What a handler learns about one delivery of an event. */
+export interface Delivery {
+  /** The queue the event was delivered from. */
+  queue: string;
+  /** 1 for the first delivery; incremented each time a throwing handler gets the event again. */
+  attempt: number;
+  /** True when the event may have been seen before (a retry, or a consumer died before acking). */
+  redelivered: boolean;
+}
+
 /** A consumer's handler: resolve to ack; throw to have the event redelivered (then dead-lettered). */
-export type EventHandler = (event: EventEnvelope) => Promise<void>;
+export type EventHandler = (event: EventEnvelope, delivery: Delivery) => Promise<void>;
 
 export interface SubscribeOptions {
   /** Unacked messages in flight for this consumer (default 16). */
   prefetch?: number;
   /** Deliveries before the event goes to `<queue>.dlq` (default 5). */
   maxAttempts?: number;
+  /** Base delay before a failed event is redelivered; attempt n waits n × this (default 100 ms). */
+  retryDelayMs?: number;
 }
 
 export interface Subscription {
@@ -36,3 +48,60 @@ export interface EventBus {
 }
 
 export const EXCHANGE = 'anvil.events';
+
+/** An event that exhausted its attempts and now sits in `<queue>.dlq`. */
+export interface DeadLetter {
+  queue: string;
+  event: EventEnvelope;
+  /** How many times a handler was given the event. */
+  attempts: number;
+  /** The last handler error's message. */
+  error: string;
+  failed_at: string;
+}
+
+/** What both adapters offer beyond `EventBus`: readiness, dead-letter inspection, queue removal. */
+export interface ManagedEventBus extends EventBus {
+  /** Resolves once the bus can publish (the broker connection is up), rejects after `timeoutMs`. */
+  ready(timeoutMs?: number): Promise<void>;
+  /** The events in `<queue>.dlq`, oldest first, left in place. */
+  deadLetters(queue: string): Promise<DeadLetter[]>;
+  /** Closes this bus's subscriptions on `queue`, then deletes `queue` and `<queue>.dlq` (tests, decommissioning). */
+  deleteQueue(queue: string): Promise<void>;
+}
+
+/** The logging the bus and relay need; `@anvil/http`'s `Logger` fits. */
+export interface EventLogger {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  info?(msg: string, fields?: Record<string, unknown>): void;
+  debug?(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Default logger: one JSON line on stderr for warnings and errors. */
+export const stderrLogger: EventLogger = {
+  warn: (msg, fields) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', svc: 'events', msg, ...fields }) + '\n'),
+  error: (msg, fields) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'error', svc: 'events', msg, ...fields }) + '\n'),
+};
+
+/** A logger that drops everything (tests). */
+export const silentLogger: EventLogger = { warn: () => undefined, error: () => undefined };
+
+/** Dead-letter queue name of a consumer queue. */
+export function deadLetterQueue(queue: string): string {
+  return `${queue}.dlq`;
+}
+
+/** Normalised subscription options with their defaults. */
+export function subscribeDefaults(opts: SubscribeOptions = {}): Required<SubscribeOptions> {
+  return {
+    prefetch: Math.max(1, opts.prefetch ?? 16),
+    maxAttempts: Math.max(1, opts.maxAttempts ?? 5),
+    retryDelayMs: Math.max(0, opts.retryDelayMs ?? 100),
+  };
+}
+
+/** The message of any thrown value. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
