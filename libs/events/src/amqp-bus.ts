@@ -129,6 +129,7 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
     if (await this.waitConnected(this.opts.initialWaitMs)) {
       const model = this.model as ChannelModel;
       await sub.attach(model).catch(async (err) => {
+        if (this.model !== model && !this.closed) return; // lost the connection meanwhile: it attaches on reconnect
         await close();
         throw err;
       });
@@ -209,9 +210,7 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
     this.model = model;
     this.everConnected = true;
     this.waiters.splice(0).forEach((w) => w());
-    for (const sub of this.subs) {
-      sub.attach(model).catch((err) => this.logger.warn('event consumer attach failed', { queue: sub.queue, err: errorMessage(err) }));
-    }
+    for (const sub of this.subs) sub.resume(model);
   }
 
   private onDisconnect(err: Error): void {

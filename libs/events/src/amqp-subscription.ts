@@ -49,6 +49,14 @@ export class AmqpSubscription {
     return this.attaching;
   }
 
+  /** Attaches on a fresh connection; on failure logs and keeps retrying while that connection lives. */
+  resume(model: ChannelModel): void {
+    this.attach(model).catch((err) => {
+      this.host.logger.warn('event consumer attach failed; retrying', { queue: this.queue, err: errorMessage(err) });
+      this.scheduleReattach(model);
+    });
+  }
+
   /** Forgets the channel after a connection loss (the broker requeues what was unacked). */
   detach(): void {
     this.channel = null;
@@ -98,11 +106,7 @@ export class AmqpSubscription {
     if (this.closed || this.reattachTimer) return;
     this.reattachTimer = setTimeout(() => {
       this.reattachTimer = null;
-      if (this.closed || this.host.current() !== model) return;
-      this.attach(model).catch((err) => {
-        this.host.logger.warn('event consumer re-attach failed', { queue: this.queue, err: errorMessage(err) });
-        this.scheduleReattach(model);
-      });
+      if (!this.closed && this.host.current() === model) this.resume(model);
     }, REATTACH_MS);
   }
 
@@ -112,7 +116,9 @@ export class AmqpSubscription {
       if (this.channel === ch) ch.close().catch(() => undefined);
       return;
     }
-    const run = this.handle(ch, msg).finally(() => this.inFlight.delete(run));
+    const run = this.handle(ch, msg)
+      .catch((err) => this.host.logger.error('event consumer failed', { queue: this.queue, err: errorMessage(err) }))
+      .finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
   }
 

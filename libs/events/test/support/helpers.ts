@@ -13,12 +13,14 @@ export function amqpUrl(): string {
   return url && /^amqps?:/.test(url) ? url : 'amqp://guest:guest@127.0.0.1:5672';
 }
 
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls `fn` until it returns a truthy value; rejects with `what` after `timeoutMs`. */
-export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 5000, everyMs = 10): Promise<T> {
+export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 5000, everyMs = 10): Promise<Truthy<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
-    if (v) return v;
+    if (v) return v as Truthy<T>;
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }

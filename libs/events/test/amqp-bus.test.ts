@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import amqp, { Channel, ChannelModel } from 'amqplib';
+import { AmqpBus, EXCHANGE, EventEnvelope, silentLogger } from '../src';
+import { amqpUrl, uid, waitFor } from './support/helpers';
+
+describe('AmqpBus on the wire', () => {
+  let bus: AmqpBus;
+  let raw: ChannelModel;
+  let ch: Channel;
+  const queues: string[] = [];
+  const ev = (type: string): EventEnvelope => ({ id: randomUUID(), type, occurred_at: new Date().toISOString(), producer: 'wire-test', version: 1, data: { ok: 1 } });
+
+  /** checkQueue on a throwaway channel (a missing queue closes the channel). */
+  const queueExists = async (q: string) => {
+    const c = await raw.createChannel();
+    c.on('error', () => undefined);
+    const ok = await c.checkQueue(q).then(() => true, () => false);
+    await c.close().catch(() => undefined);
+    return ok;
+  };
+
+  beforeAll(async () => {
+    bus = new AmqpBus(amqpUrl(), { logger: silentLogger });
+    await bus.ready();
+    raw = await amqp.connect(amqpUrl());
+    ch = await raw.createChannel();
+  });
+  afterAll(async () => {
+    for (const q of queues) await ch.deleteQueue(q);
+    await bus.close();
+    await raw.close();
+  });
+
+  it('publishes persistent JSON to the durable topic exchange with the type as routing key', async () => {
+    const q = `evt.${uid()}.wire`;
+    const type = `w${uid()}.thing.done`;
+    queues.push(q);
+    await ch.assertQueue(q, { durable: true });
+    await ch.bindQueue(q, EXCHANGE, type);
+    const e = ev(type);
+    await bus.publish(e);
+    const msg = await waitFor(() => ch.get(q, { noAck: true }), 'the message');
+    expect(msg.fields.routingKey).toBe(type);
+    expect(msg.properties).toMatchObject({ deliveryMode: 2, contentType: 'application/json', messageId: e.id, type, appId: 'wire-test' });
+    expect(JSON.parse(msg.content.toString())).toEqual(e);
+  });
+
+  it('rejects a subscription whose queue cannot be declared, and stays usable', async () => {
+    const other = `evt.${uid()}.conflict`;
+    queues.push(other, `${other}.dlq`);
+    await ch.assertQueue(other, { durable: false, autoDelete: false });
+    await expect(bus.subscribe(other, [`c${uid()}.x`], async () => undefined)).rejects.toThrow(/PRECONDITION_FAILED/);
+    await expect(bus.publish(ev(`c${uid()}.after`))).resolves.toBeUndefined();
+    expect(bus.connected).toBe(true);
+  });
+
+  it('re-declares a queue deleted under its consumer and resumes consuming', async () => {
+    const q = `evt.${uid()}.deleted`;
+    const type = `d${uid()}.thing.happened`;
+    queues.push(q, `${q}.dlq`);
+    const got: string[] = [];
+    await bus.subscribe(q, [type], async (e) => void got.push(e.id));
+    await ch.deleteQueue(q);
+    expect(await queueExists(q)).toBe(false);
+    await waitFor(() => queueExists(q), 'the re-declared queue', 5000, 100);
+    const e = ev(type);
+    await bus.publish(e);
+    await waitFor(() => got.includes(e.id), 'the event after the queue came back');
+  });
+});
