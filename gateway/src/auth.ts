@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Actor, IdentityClient, RequestContext, ResolvedToken, TokenFailure } from '@anvil/auth';
+import { TtlCache } from './cache';
+import { Credential, QueryParams, readCredential, readSudo } from './credentials';
+import { verifyRegistryJwt } from './jwt';
+import { refuse, Refusal, refusals } from './refusals';
+
+/** Who the request acts as, after authentication and `sudo`. */
+export interface Principal {
+  user: Actor | null;
+  scopes: string[];
+  auth: RequestContext['auth'];
+  tokenId?: number;
+  impersonator?: number;
+}
+
+/** What authentication looks at in a request. */
+export interface AuthRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  query: QueryParams;
+  /** Registry routes: Basic and JWT accepted, scopes passed through for the registry to judge. */
+  registry: boolean;
+  /** The first path segment after /api/v4 (`user`/`users` routes also accept `read_user`). */
+  area: string;
+}
+
+type TokenResult = ResolvedToken | { error: TokenFailure };
+
+const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
+const TOKEN_REFUSALS: Record<TokenFailure, () => Refusal> = {
+  unknown: refusals.badToken,
+  expired: refusals.expiredToken,
+  revoked: refusals.revokedToken,
+  blocked: refusals.blocked,
+};
+const API_SCOPES = 'api read_api';
+const PASSWORD_SCOPES = Object.freeze(['api']) as string[];
+
+const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('base64');
+const isError = (r: TokenResult): r is { error: TokenFailure } => 'error' in r;
+
+/** Whether a token with `scopes` may make this API request (GitLab's API guard). */
+export function scopesAllow(scopes: string[], method: string, area: string): boolean {
+  if (scopes.includes('api')) return true;
+  const read = method === 'GET' || method === 'HEAD';
+  if (!read) return false;
+  if (scopes.includes('read_api')) return true;
+  return (area === 'user' || area === 'users') && scopes.includes('read_user');
+}
+
+/**
+ * Turns a request's credential into a Principal through identity's internal API, caching each
+ * resolution briefly (token hash → result, negative results shorter), and applies scopes and sudo.
+ */
+export class Authenticator {
+  private readonly tokens: TtlCache<TokenResult>;
+  private readonly tokenIds: TtlCache<TokenResult>;
+  private readonly passwords: TtlCache<Actor | null>;
+  private readonly users: TtlCache<Actor | null>;
+
+  constructor(
+    private readonly identity: IdentityClient,
+    private readonly jwtSecret: string | undefined,
+    ttlMs: number,
+  ) {
+    const negative = Math.min(ttlMs, 2000);
+    this.tokens = new TtlCache<TokenResult>(ttlMs, negative, isError);
+    this.tokenIds = new TtlCache<TokenResult>(ttlMs, negative, isError);
+    this.passwords = new TtlCache<Actor | null>(ttlMs, negative, (a) => !a);
+    this.users = new TtlCache<Actor | null>(ttlMs, negative, (a) => !a);
+  }
+
+  /** Drops every cached credential and user (identity changed something). */
+  clear(): void {
+    this.tokens.clear();
+    this.tokenIds.clear();
+    this.passwords.clear();
+    this.users.clear();
+  }
+
+  /** The request's principal; throws a RefusalError with GitLab's answer when it must be refused. */
+  async authenticate(req: AuthRequest): Promise<Principal> {
+    const cred = readCredential(req.headers, req.query, req.registry);
+    const p = await this.principal(cred);
+    if (!req.registry && p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area)) {
+      refuse(refusals.insufficientScope(API_SCOPES));
+    }
+    const sudo = readSudo(req.headers, req.query);
+    return sudo ? this.sudo(p, sudo) : p;
+  }
+
+  private async principal(cred: Credential): Promise<Principal> {
+    switch (cred.kind) {
+      case 'none':
+        return ANONYMOUS;
+      case 'pat': {
+        const r = await this.tokens.get(sha(cred.token), () => this.identity.resolveToken(cred.token));
+        if (isError(r)) refuse(TOKEN_REFUSALS[r.error]());
+        return { user: r.user, scopes: r.scopes, auth: 'pat', tokenId: r.token_id };
+      }
+      case 'jwt':
+        return this.fromJwt(cred.token);
+      case 'basic':
+        return this.fromBasic(cred.login, cred.password);
+    }
+  }
+
+  /** A registry JWT: valid signature and expiry, and its token still valid; otherwise anonymous. */
+  private async fromJwt(token: string): Promise<Principal> {
+    const claims = verifyRegistryJwt(token, this.jwtSecret);
+    if (!claims) return ANONYMOUS;
+    const key = `${claims.access_token}:${claims.user_id}`;
+    const r = await this.tokenIds.get(key, () => this.identity.resolveTokenId(claims.access_token, claims.user_id));
+    if (isError(r) || r.user.id !== claims.user_id) return ANONYMOUS;
+    return { user: r.user, scopes: r.scopes, auth: 'jwt', tokenId: r.token_id };
+  }
+
+  /** Basic on registry routes: the password as a token, else as the account password; else anonymous. */
+  private async fromBasic(login: string, password: string): Promise<Principal> {
+    if (!password) return ANONYMOUS;
+    const r = await this.tokens.get(sha(password), () => this.identity.resolveToken(password));
+    if (!isError(r)) return { user: r.user, scopes: r.scopes, auth: 'basic', tokenId: r.token_id };
+    if (!login) return ANONYMOUS;
+    const user = await this.passwords.get(sha(`${login}\0${password}`), () => this.identity.authenticatePassword(login, password));
+    return user ? { user, scopes: PASSWORD_SCOPES, auth: 'basic' } : ANONYMOUS;
+  }
+
+  /** GitLab's sudo rules, in GitLab's order. */
+  private async sudo(p: Principal, ref: string): Promise<Principal> {
+    if (!p.user) refuse(refusals.unauthorized());
+    if (!p.user.admin) refuse(refusals.forbidden('Must be admin to use sudo'));
+    if (p.tokenId === undefined) refuse(refusals.forbidden('Must be authenticated using an OAuth or personal access token to use sudo'));
+    if (!p.scopes.includes('sudo')) refuse(refusals.insufficientScope('sudo'));
+    const target = await this.users.get(ref, () => this.identity.lookupUser(ref));
+    if (!target) refuse(refusals.resourceNotFound(`User with ID or username '${ref}'`));
+    return { ...p, user: target, impersonator: p.user.id };
+  }
+}

@@ -1,0 +1,32 @@
+import { ConfigOf, int, oneOf, port, Schema, str, url } from '@anvil/config';
+
+const httpUrl = (def: string) => url(['http', 'https'], def);
+
+/** Everything the gateway reads from its environment. Upstream URLs default to loopback ports 7101..7106. */
+export const configSchema = {
+  PORT: port(8080),
+  HOST: str('127.0.0.1'),
+  /** The public base URL clients use; services build links (web_url, Link headers) from it. */
+  PUBLIC_URL: httpUrl('http://127.0.0.1:8080'),
+  /** Ed25519 private key (PEM; `\n`-escaped single-line values accepted) that signs the request context. */
+  GATEWAY_PRIVATE_KEY: str(null),
+  IDENTITY_URL: httpUrl('http://127.0.0.1:7101'),
+  REGISTRY_URL: httpUrl('http://127.0.0.1:7102'),
+  PROJECT_TRANSFER_URL: httpUrl('http://127.0.0.1:7103'),
+  WORK_ITEMS_URL: httpUrl('http://127.0.0.1:7104'),
+  PIPELINES_URL: httpUrl('http://127.0.0.1:7105'),
+  ALERTING_URL: httpUrl('http://127.0.0.1:7106'),
+  /** Shared token for identity's /internal API (token and :id resolution). */
+  INTERNAL_API_TOKEN: str(null),
+  /** Event bus for cache invalidation (`identity.#`); memory:// means none in a standalone process. */
+  AMQP_URL: url(['amqp', 'amqps', 'memory'], 'memory://'),
+  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+  /** HS256 secret of the registry's Conan JWTs (the registry signs them with the same secret). */
+  CONAN_JWT_SECRET: str(null),
+  /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
+  RATE_LIMIT_PER_MINUTE: int(0, 0),
+  /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */
+  AUTH_CACHE_TTL_MS: int(5000, 0, 5000),
+} satisfies Schema;
+
+export type GatewayConfig = ConfigOf<typeof configSchema>;

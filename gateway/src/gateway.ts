@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTEXT_HEADER, ContextSigner, IdentityClient, RequestContext } from '@anvil/auth';
+import type { Logger } from '@anvil/http';
+import { AccessLog } from './access-log';
+import { Authenticator, Principal } from './auth';
+import type { GatewayConfig } from './config';
+import { QueryParams } from './credentials';
+import { RouteMatcher } from './matcher';
+import { forward, Upstream } from './proxy';
+import { RateLimiter } from './rate-limit';
+import { Refusal, RefusalError, refusals } from './refusals';
+import { Resolution, ScopeResolver } from './resolver';
+import { ROUTES, ServiceName } from './routes';
+import { parseTarget, Target } from './target';
+
+/** What the gateway needs, already built. */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  signer: ContextSigner;
+  identity: IdentityClient;
+  upstreams: Record<ServiceName, Upstream>;
+  accessLog: AccessLog;
+  logger: Logger;
+}
+
+/** Per-request facts the access log reports. */
+interface Trace {
+  started: number;
+  rid: string;
+  user: number | null;
+  service: ServiceName | null;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BIG_BODY = 64 * 1024;
+
+/** Security headers GitLab sets on every API response. */
+const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * The request pipeline: route → authenticate → rate limit → resolve `:id` → sign context → forward.
+ * Every refusal is GitLab's body; every request produces one access-log record.
+ */
+export class Gateway {
+  readonly matcher = new RouteMatcher(ROUTES);
+  readonly auth: Authenticator;
+  readonly resolver: ScopeResolver;
+  private readonly limiter?: RateLimiter;
+  private readonly counts = new Map<number, number>();
+
+  constructor(private readonly deps: GatewayDeps) {
+    const ttl = deps.config.AUTH_CACHE_TTL_MS;
+    this.auth = new Authenticator(deps.identity, deps.config.CONAN_JWT_SECRET, ttl);
+    this.resolver = new ScopeResolver(deps.identity, ttl);
+    if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
+  }
+
+  /** The `http.Server` request listener. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const incoming = req.headers['x-request-id'];
+    const trace: Trace = {
+      started: performance.now(),
+      rid: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      user: null,
+      service: null,
+    };
+    res.once('close', () => this.record(req, res, trace));
+    this.serve(req, res, trace).catch((e: unknown) => this.fail(req, res, trace, e));
+  };
+
+  /** Identity changed something: drop what may now be stale. */
+  invalidate(eventType?: string): void {
+    if (!eventType || eventType.startsWith('identity.user.')) this.auth.clear();
+    this.resolver.clear();
+  }
+
+  stop(): void {
+    this.limiter?.stop();
+    this.deps.accessLog.flush();
+  }
+
+  /** Prometheus text: responses by status. */
+  metrics(): string {
+    const lines = ['# HELP gateway_responses_total Responses by status', '# TYPE gateway_responses_total counter'];
+    for (const [status, n] of this.counts) lines.push(`gateway_responses_total{status="${status}"} ${n}`);
+    return lines.join('\n') + '\n';
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, trace: Trace): Promise<void> {
+    const target = parseTarget(req.url ?? '/', this.matcher);
+    switch (target.kind) {
+      case 'local':
+        return this.local(req, res, trace, target.name);
+      case 'refuse':
+        return this.send(req, res, trace, target.refusal);
+      case 'api':
+      case 'alert':
+        return this.proxy(req, res, trace, target);
+    }
+  }
+
+  private async proxy(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Extract<Target, { kind: 'api' | 'alert' }>): Promise<void> {
+    trace.service = target.service;
+    const method = req.method ?? 'GET';
+    const query = new QueryParams(target.query);
+    let principal: Principal = { user: null, scopes: [], auth: 'none' };
+    let scope: Resolution;
+    if (target.kind === 'api') {
+      principal = await this.auth.authenticate({ method, headers: req.headers, query, registry: target.route.auth === 'registry', area: target.segs[0] });
+      trace.user = principal.user?.id ?? null;
+      const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
+      if (limited) return this.send(req, res, trace, limited);
+      scope = await this.resolver.resolve(target.route, target.segs, principal.user);
+    } else {
+      const project = await this.resolver.project(target.projectPath, null);
+      if (!project) return this.send(req, res, trace, refusals.messageNotFound());
+      scope = { project };
+    }
+    const path = target.forwardPath(scope.project?.id);
+    const ctx: Omit<RequestContext, 'v' | 'exp'> = {
+      rid: trace.rid,
+      m: method,
+      p: path,
+      base: this.deps.config.PUBLIC_URL as string,
+      user: principal.user,
+      scopes: principal.scopes,
+      auth: principal.auth,
+      token_id: principal.tokenId,
+      impersonator: principal.impersonator,
+      project: scope.project,
+      group: scope.group,
+    };
+    const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
+    forward(
+      req,
+      res,
+      {
+        upstream: this.deps.upstreams[target.service],
+        path,
+        requestId: trace.rid,
+        context: this.deps.signer.sign(ctx),
+        contextHeader: CONTEXT_HEADER,
+        keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
+        onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
+      },
+      () => this.send(req, res, trace, refusals.badGateway()),
+    );
+  }
+
+  private local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): void {
+    if (name === 'health') return this.reply(req, res, trace, 200, 'text/plain', 'GitLab OK');
+    if (name === 'metrics') return this.reply(req, res, trace, 200, 'text/plain; version=0.0.4', this.metrics());
+    this.reply(req, res, trace, 200, 'application/json', '{"status":"ok"}');
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, trace: Trace, r: Refusal): void {
+    const body = r.text ? String(r.body) : JSON.stringify(r.body);
+    this.reply(req, res, trace, r.status, r.text ? 'text/plain' : 'application/json', body, r.headers);
+  }
+
+  private reply(req: IncomingMessage, res: ServerResponse, trace: Trace, status: number, type: string, body: string, extra?: Record<string, string>): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const len = Number(req.headers['content-length'] ?? 0);
+    // An unread upload is not drained: the connection closes after this answer.
+    if (req.headers['transfer-encoding'] || len > BIG_BODY) res.shouldKeepAlive = false;
+    res.writeHead(status, {
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(body),
+      ...SECURITY_HEADERS,
+      'X-Request-Id': trace.rid,
+      ...extra,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  private fail(req: IncomingMessage, res: ServerResponse, trace: Trace, e: unknown): void {
+    if (e instanceof RefusalError) return this.send(req, res, trace, e.refusal);
+    // identity unreachable or failing: the gateway cannot authenticate or resolve
+    this.deps.logger.error('gateway error', { rid: trace.rid, path: (req.url ?? '').split('?')[0], err: e instanceof Error ? e.message : String(e) });
+    this.send(req, res, trace, refusals.badGateway());
+  }
+
+  private record(req: IncomingMessage, res: ServerResponse, trace: Trace): void {
+    const status = res.writableFinished ? res.statusCode : 499;
+    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    this.deps.accessLog.write({
+      method: req.method ?? '',
+      path: q < 0 ? url : url.slice(0, q),
+      status,
+      ms: Math.round((performance.now() - trace.started) * 100) / 100,
+      rid: trace.rid,
+      user: trace.user,
+      service: trace.service,
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ContextSigner, IdentityClient } from '@anvil/auth';
+import { loadConfig } from '@anvil/config';
+import { createBus, EventBus, Subscription } from '@anvil/events';
+import { createLogger, Logger } from '@anvil/http';
+import { AccessLog } from './access-log';
+import { configSchema, GatewayConfig } from './config';
+import { Gateway } from './gateway';
+import { createUpstream, Upstream } from './proxy';
+import { ServiceName } from './routes';
+
+export { configSchema } from './config';
+export type { GatewayConfig } from './config';
+export { Gateway } from './gateway';
+export { ROUTES } from './routes';
+export type { RouteDef, ServiceName, Resolve } from './routes';
+export { RouteMatcher } from './matcher';
+
+export interface StartGatewayOptions {
+  env?: Record<string, string | undefined>;
+  /** A bus shared with the services (embedded mode); otherwise one is created when AMQP_URL is amqp(s)://. */
+  bus?: EventBus;
+  /** Port to listen on (0 = any free port); defaults to PORT. */
+  port?: number;
+  /** Prefix for the cache-invalidation queue name (tests isolate runs on a shared broker). */
+  queuePrefix?: string;
+  /** Where access-log lines go (default stdout; LOG_LEVEL=silent or warn/error turns them off). */
+  accessLogStream?: NodeJS.WritableStream;
+  logger?: Logger;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  server: http.Server;
+  gateway: Gateway;
+  stop(): Promise<void>;
+}
+
+/** The queue on which the gateway hears identity's events to invalidate its caches. */
+export const CACHE_QUEUE = 'gateway.cache';
+
+function upstreams(config: GatewayConfig): Record<ServiceName, Upstream> {
+  return {
+    identity: createUpstream('identity', config.IDENTITY_URL as string),
+    registry: createUpstream('registry', config.REGISTRY_URL as string),
+    'project-transfer': createUpstream('project-transfer', config.PROJECT_TRANSFER_URL as string),
+    'work-items': createUpstream('work-items', config.WORK_ITEMS_URL as string),
+    pipelines: createUpstream('pipelines', config.PIPELINES_URL as string),
+    alerting: createUpstream('alerting', config.ALERTING_URL as string),
+  };
+}
+
+function required(config: GatewayConfig): { privateKey: string; internalToken: string } {
+  const privateKey = config.GATEWAY_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  if (!privateKey) throw new Error('gateway: GATEWAY_PRIVATE_KEY is required (Ed25519 private key, PEM)');
+  if (!config.INTERNAL_API_TOKEN) throw new Error('gateway: INTERNAL_API_TOKEN is required (identity internal API token)');
+  return { privateKey, internalToken: config.INTERNAL_API_TOKEN };
+}
+
+/**
+ * Starts the gateway: config → signer → identity client → upstream agents → cache-invalidation
+ * subscription → listen. `stop()` closes the server, the subscription and a bus it created.
+ */
+export async function startGateway(opts: StartGatewayOptions = {}): Promise<RunningGateway> {
+  const config = loadConfig(configSchema, opts.env ?? process.env);
+  const { privateKey, internalToken } = required(config);
+  const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
+  const ups = upstreams(config);
+  const gateway = new Gateway({
+    config,
+    signer: new ContextSigner(privateKey),
+    identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
+    upstreams: ups,
+    accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? process.stdout) : null),
+    logger,
+  });
+
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? createBus(config.AMQP_URL as string, { logger }) : undefined;
+  const bus = opts.bus ?? ownBus;
+  let sub: Subscription | undefined;
+  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? ''}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
+
+  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? config.PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info('listening', { port });
+  return {
+    url: `http://${config.HOST}:${port}`,
+    port,
+    server,
+    gateway,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      gateway.stop();
+      for (const u of Object.values(ups)) u.agent.destroy();
+      await sub?.close().catch(() => undefined);
+      await ownBus?.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/** An answer the gateway gives itself (GitLab's bodies and headers), instead of forwarding. */
+export interface Refusal {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Plain-text body (e.g. Rack::Attack's `Retry later`) instead of JSON. */
+  text?: boolean;
+}
+
+const bearer = (description: string): Refusal => ({
+  status: 401,
+  body: { error: 'invalid_token', error_description: description },
+  headers: { 'WWW-Authenticate': `Bearer realm="", error="invalid_token", error_description="${description}"` },
+});
+
+/** GitLab's refusals, by name. */
+export const refusals = {
+  notFound: (): Refusal => ({ status: 404, body: { error: '404 Not Found' } }),
+  resourceNotFound: (what: string): Refusal => ({ status: 404, body: { message: `404 ${what} Not Found` } }),
+  /** `not_found!` without a resource name. */
+  messageNotFound: (): Refusal => ({ status: 404, body: { message: '404 Not Found' } }),
+  apiV3: (): Refusal => ({ status: 410, body: { error: 'API V3 is no longer supported. Use API V4 instead.' } }),
+  badToken: () => bearer('Bad Access Token.'),
+  expiredToken: () => bearer('Token is expired. You can either do re-authorization or token refresh.'),
+  revokedToken: () => bearer('Token was revoked. You have to re-authorize from the user.'),
+  blocked: (): Refusal => ({ status: 403, body: { message: '403 Forbidden - Your account has been blocked.' } }),
+  insufficientScope: (scopes: string): Refusal => ({
+    status: 403,
+    body: {
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: scopes,
+    },
+  }),
+  unauthorized: (): Refusal => ({ status: 401, body: { message: '401 Unauthorized' } }),
+  forbidden: (reason: string): Refusal => ({ status: 403, body: { message: `403 Forbidden - ${reason}` } }),
+  badGateway: (): Refusal => ({ status: 502, body: { message: '502 Bad Gateway' } }),
+};
+
+/** Thrown inside the request pipeline to stop it with a refusal. */
+export class RefusalError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(`refused ${refusal.status}`);
+  }
+}
+
+/** Stops the pipeline with `r`. */
+export function refuse(r: Refusal): never {
+  throw new RefusalError(r);
+}
