@@ -126,8 +126,8 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
       this.subs.delete(sub);
       await sub.close();
     };
-    if (await this.waitConnected(this.opts.initialWaitMs)) {
-      const model = this.model as ChannelModel;
+    const model = (await this.waitConnected(this.opts.initialWaitMs)) ? this.model : null;
+    if (model) {
       await sub.attach(model).catch(async (err) => {
         if (this.model !== model && !this.closed) return; // lost the connection meanwhile: it attaches on reconnect
         await close();
@@ -220,6 +220,13 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
     for (const sub of this.subs) sub.detach();
   }
 
+  /** The live connection, or BusUnavailableError (waiting up to `initialWaitMs` before the first connection). */
+  private async liveModel(): Promise<ChannelModel> {
+    const up = await this.waitConnected(this.opts.initialWaitMs);
+    if (!up || !this.model) throw new BusUnavailableError();
+    return this.model;
+  }
+
   /** Whether a connection is up now, waiting up to `ms` only before the first connection ever. */
   private async waitConnected(ms: number): Promise<boolean> {
     if (this.closed) throw new Error('event bus is closed');
@@ -238,9 +245,8 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
   }
 
   private async confirmChannel(): Promise<ConfirmChannel> {
-    if (!(await this.waitConnected(this.opts.initialWaitMs))) throw new BusUnavailableError();
+    const model = await this.liveModel();
     if (!this.publishChannel) {
-      const model = this.model as ChannelModel;
       const opening = model.createConfirmChannel().then((ch) => {
         ch.on('error', (err: Error) => this.logger.warn('event publish channel error', { err: err.message }));
         ch.on('close', () => {
@@ -257,8 +263,7 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
   }
 
   private async withChannel<T>(fn: (ch: Channel) => Promise<T>): Promise<T> {
-    if (!(await this.waitConnected(this.opts.initialWaitMs))) throw new BusUnavailableError();
-    const ch = await (this.model as ChannelModel).createChannel();
+    const ch = await (await this.liveModel()).createChannel();
     ch.on('error', () => undefined);
     try {
       return await fn(ch);
