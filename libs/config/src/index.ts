@@ -153,4 +153,10 @@ export const serviceSchema = {
   S3_SECRET_ACCESS_KEY: str(null),
   S3_FORCE_PATH_STYLE: bool(true),
   PUBLIC_URL: url(['http', 'https'], 'http://127.0.0.1:8080'),
+  /** Overrides the service's Postgres schema name (several environments in one database). */
+  DB_SCHEMA: str(null),
+  /** Prefix of this service's queue names (several environments on one broker). */
+  QUEUE_PREFIX: str(''),
+  /** The topic exchange events travel on. */
+  EVENTS_EXCHANGE: str('anvil.events'),
 };

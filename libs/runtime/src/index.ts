@@ -84,7 +84,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   const env = opts.env ?? process.env;
   const config = loadConfig({ ...serviceSchema, ...(def.configSchema ?? {}) }, env) as BaseConfig & C;
   const log = opts.logger ?? createLogger(def.name, config.LOG_LEVEL);
-  const schema = opts.schema ?? def.schema ?? def.name.replace(/-/g, '_');
+  const schema = opts.schema ?? config.DB_SCHEMA ?? def.schema ?? def.name.replace(/-/g, '_');
   const publicKey = pemFromEnv(config.GATEWAY_PUBLIC_KEY);
   if (!publicKey) throw new Error(`${def.name}: GATEWAY_PUBLIC_KEY is required (the gateway's Ed25519 public key, PEM)`);
   const internalToken = config.INTERNAL_API_TOKEN;
@@ -95,7 +95,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   const db = createDb({ url: dbUrl, schema });
   await migrate(db, schema, def.migrations);
   const ownBus = !opts.bus;
-  const bus = opts.bus ?? createBus(config.AMQP_URL as string, { logger: log });
+  const bus = opts.bus ?? createBus(config.AMQP_URL as string, { logger: log, exchange: config.EVENTS_EXCHANGE });
   const storage = opts.storage ?? createStorage(config);
   const deps: ServiceDeps<C> = {
     name: def.name,
@@ -114,7 +114,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   relay.start();
   const subs: Subscription[] = [];
   for (const c of def.consumers?.(deps) ?? []) {
-    subs.push(await bus.subscribe(`${opts.queuePrefix ?? ''}${c.queue}`, c.patterns, c.handler, c.options));
+    subs.push(await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`, c.patterns, c.handler, c.options));
   }
   await def.onStart?.(deps);
 

@@ -1,2 +1,4 @@
 export * from './service';
+export * from './fleet';
 export { tcpOpen } from './global-setup';
+export * from './basics';

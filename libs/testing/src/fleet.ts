@@ -1,0 +1,145 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateContextKeys, generateToken } from '@anvil/auth';
+import { dropSchema } from '@anvil/db';
+import { TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, uniqueName } from './service';
+
+export const SERVICE_NAMES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+const URL_VARS: Record<ServiceName, string> = {
+  identity: 'IDENTITY_URL', registry: 'REGISTRY_URL', 'project-transfer': 'PROJECT_TRANSFER_URL',
+  'work-items': 'WORK_ITEMS_URL', pipelines: 'PIPELINES_URL', alerting: 'ALERTING_URL',
+};
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, proc: ChildProcess, output: () => string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`process exited (${proc.exitCode}) before ready: ${url}\n${output()}`);
+    try {
+      const r = await fetch(`${url}/-/readiness`);
+      if (r.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`not ready after ${ms} ms: ${url}\n${output()}`);
+}
+
+export interface FleetProcess {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  /** What the process printed so far (for diagnosing a failure). */
+  output(): string;
+}
+
+export interface Fleet {
+  /** The gateway's base URL (no trailing slash); the API is at `${url}/api/v4`. */
+  url: string;
+  adminToken: string;
+  gateway: FleetProcess;
+  services: Record<string, FleetProcess>;
+  stop(): Promise<void>;
+}
+
+export interface FleetOptions {
+  /** Which services to start (default: all six). */
+  services?: ServiceName[];
+  /** Use RabbitMQ (default true when reachable). */
+  amqp?: boolean;
+  env?: Record<string, string>;
+}
+
+function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
+  const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
+  const proc = spawn(process.execPath, [tsx, entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (b: Buffer) => {
+    out = (out + b.toString()).slice(-20_000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  return { name, url: `http://127.0.0.1:${env.PORT}`, process: proc, output: () => out };
+}
+
+/**
+ * Starts services as separate processes (tsx) on fresh unique schemas, over real RabbitMQ (an
+ * exchange and queue prefix unique to this fleet), and the real gateway in front. `stop()` kills
+ * them and drops the schemas. This is how end-to-end tests run the system.
+ */
+export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
+  const names = opts.services ?? [...SERVICE_NAMES];
+  const run = uniqueName('fleet');
+  const keys = generateContextKeys();
+  const adminToken = generateToken();
+  const amqp = opts.amqp === false ? 'memory://' : testAmqpUrl();
+  const ports = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await freePort()] as const)));
+  const gatewayPort = await freePort();
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'anvil-fleet-'));
+  const base: Record<string, string> = {
+    DATABASE_URL: testDatabaseUrl(),
+    AMQP_URL: amqp,
+    EVENTS_EXCHANGE: `${run}.events`,
+    QUEUE_PREFIX: `${run}.`,
+    GATEWAY_PUBLIC_KEY: keys.publicKey,
+    INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
+    ADMIN_TOKEN: adminToken,
+    CONAN_JWT_SECRET: generateToken('conan-'),
+    STORAGE_DIR: storageDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+    HOST: '127.0.0.1',
+    ...opts.env,
+  };
+  for (const n of SERVICE_NAMES) base[URL_VARS[n]] = `http://127.0.0.1:${ports[n] ?? 9}`;
+  const schemas = names.map((n) => `${run}_${n.replace(/-/g, '_')}`.slice(0, 60));
+  const services: Record<string, FleetProcess> = {};
+  const all: FleetProcess[] = [];
+  const stop = async () => {
+    await Promise.all(all.map((p) => new Promise<void>((resolve) => {
+      if (p.process.exitCode !== null) return resolve();
+      p.process.once('exit', () => resolve());
+      p.process.kill('SIGTERM');
+      setTimeout(() => p.process.kill('SIGKILL'), 5000).unref();
+    })));
+    for (const schema of schemas) await dropSchema({ url: testDatabaseUrl(), schema }).catch(() => undefined);
+    rmSync(storageDir, { recursive: true, force: true });
+  };
+  try {
+    // identity first: the others and the gateway call it
+    const order = [...names].sort((a, b) => (a === 'identity' ? -1 : b === 'identity' ? 1 : 0));
+    const start = (n: ServiceName, i: number) => {
+      const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(ports[n]), DB_SCHEMA: schemas[names.indexOf(n)] });
+      void i;
+      services[n] = p;
+      all.push(p);
+      return waitReady(p.url, p.process, p.output);
+    };
+    if (order[0] === 'identity') await start('identity', 0);
+    await Promise.all(order.filter((n) => n !== 'identity').map(start));
+    const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
+    all.push(gw);
+    await waitReady(gw.url, gw.process, gw.output);
+    return { url: gw.url, adminToken, gateway: gw, services, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

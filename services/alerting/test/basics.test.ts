@@ -1,0 +1,4 @@
+import { describeServiceBasics } from '@anvil/testing';
+import { alertingService } from '../src';
+
+describeServiceBasics(alertingService);

@@ -1,0 +1,4 @@
+import { describeServiceBasics } from '@anvil/testing';
+import { pipelinesService } from '../src';
+
+describeServiceBasics(pipelinesService);

@@ -1,0 +1,4 @@
+import { describeServiceBasics } from '@anvil/testing';
+import { projectTransferService } from '../src';
+
+describeServiceBasics(projectTransferService);

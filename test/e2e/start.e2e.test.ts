@@ -1,0 +1,74 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '@anvil/testing';
+import { client } from './http';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface Started {
+  proc: ChildProcess;
+  url: string;
+  token: string;
+  output: () => string;
+}
+
+/** Runs the README's start command (without the install step) on the embedded default. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
+  const clean = { ...process.env };
+  for (const k of ['DATABASE_URL', 'AMQP_URL', 'STORAGE_DRIVER', 'ADMIN_TOKEN', 'GATEWAY_PRIVATE_KEY', 'GATEWAY_PUBLIC_KEY', 'INTERNAL_API_TOKEN']) delete clean[k];
+  const proc = spawn(process.execPath, [tsx, 'scripts/start.ts'], { cwd: ROOT, env: { ...clean, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const until = Date.now() + 90_000;
+  while (Date.now() < until) {
+    const up = /Anvil is up: (\S+)\/api\/v4/.exec(out);
+    const tok = /personal access token: (\S+)/.exec(out);
+    if (up && tok) return { proc, url: up[1], token: tok[1], output: () => out };
+    if (proc.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`start command did not come up:\n${out}`);
+}
+
+function stop(s: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    s.proc.once('exit', (code) => resolve(code));
+    s.proc.kill('SIGINT');
+  });
+}
+
+describe('npm start (embedded Postgres, in-process bus, local files)', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'anvil-start-'));
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const [pg, gw, ...svc] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
+    env = {
+      ANVIL_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pg), PORT: String(gw),
+      IDENTITY_URL: `http://127.0.0.1:${svc[0]}`, REGISTRY_URL: `http://127.0.0.1:${svc[1]}`, PROJECT_TRANSFER_URL: `http://127.0.0.1:${svc[2]}`,
+      WORK_ITEMS_URL: `http://127.0.0.1:${svc[3]}`, PIPELINES_URL: `http://127.0.0.1:${svc[4]}`, ALERTING_URL: `http://127.0.0.1:${svc[5]}`,
+    };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('brings up the fleet, prints URL and token, keeps data across restarts, stops cleanly on Ctrl-C', async () => {
+    const first = await start(env);
+    const admin = client(first.url, first.token);
+    expect((await admin.get('/user')).body).toMatchObject({ username: 'root' });
+    const created = await admin.post('/users', { username: 'dave', name: 'Dave', email: 'dave@example.com', password: 'Sup3r-secret-pw!' });
+    expect(created.status).toBe(201);
+    expect(await stop(first)).toBe(0);
+
+    const second = await start(env);
+    expect(second.token).toBe(first.token);
+    const again = await client(second.url, second.token).get('/users?username=dave');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual([expect.objectContaining({ username: 'dave' })]);
+    expect(await stop(second)).toBe(0);
+  }, 180_000);
+});
