@@ -2,11 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContextSigner, IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
-import { createBus, EventBus, Subscription } from '@anvil/events';
-import { createLogger, Logger } from '@anvil/http';
+import type { EventBus, Subscription } from '@anvil/events';
+import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
 import { Gateway } from './gateway';
+import { createGatewayLogger } from './log';
 import { createUpstream, Upstream } from './proxy';
 import { ServiceName } from './routes';
 
@@ -66,7 +67,7 @@ function required(config: GatewayConfig): { privateKey: string; internalToken: s
 export async function startGateway(opts: StartGatewayOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(configSchema, opts.env ?? process.env);
   const { privateKey, internalToken } = required(config);
-  const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const logger = opts.logger ?? createGatewayLogger(config.LOG_LEVEL);
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
   const gateway = new Gateway({
@@ -78,7 +79,8 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     logger,
   });
 
-  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? createBus(config.AMQP_URL as string, { logger }) : undefined;
+  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger }) : undefined;
   const bus = opts.bus ?? ownBus;
   let sub: Subscription | undefined;
   if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? ''}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
