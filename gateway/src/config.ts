@@ -20,6 +20,10 @@ export const configSchema = {
   INTERNAL_API_TOKEN: str(null),
   /** Event bus for cache invalidation (`identity.#`); memory:// means none in a standalone process. */
   AMQP_URL: url(['amqp', 'amqps', 'memory'], 'memory://'),
+  /** Prefix of the gateway's queue name (several environments on one broker). */
+  QUEUE_PREFIX: str(''),
+  /** The topic exchange events travel on. */
+  EVENTS_EXCHANGE: str('anvil.events'),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
   /** HS256 secret of the registry's Conan JWTs (the registry signs them with the same secret). */
   CONAN_JWT_SECRET: str(null),

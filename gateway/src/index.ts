@@ -24,7 +24,7 @@ export interface StartGatewayOptions {
   bus?: EventBus;
   /** Port to listen on (0 = any free port); defaults to PORT. */
   port?: number;
-  /** Prefix for the cache-invalidation queue name (tests isolate runs on a shared broker). */
+  /** Prefix for the cache-invalidation queue name (default QUEUE_PREFIX; tests isolate runs on a shared broker). */
   queuePrefix?: string;
   /** Where access-log lines go (default stdout; LOG_LEVEL=silent or warn/error turns them off). */
   accessLogStream?: NodeJS.WritableStream;
@@ -80,10 +80,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   });
 
   // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ
-  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger }) : undefined;
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
   const bus = opts.bus ?? ownBus;
   let sub: Subscription | undefined;
-  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? ''}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
+  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
 
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
   await new Promise<void>((resolve, reject) => {
