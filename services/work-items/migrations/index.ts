@@ -1,5 +1,15 @@
 import type { Migration } from '@anvil/db';
 import * as createOutbox from './20261122000000_create_outbox';
+import * as createReadModels from './20261122000100_create_read_models';
+import * as createIssues from './20261122000200_create_issues';
+import * as createIssueActivity from './20261122000300_create_issue_activity';
+import * as createMergeRequests from './20261122000400_create_merge_requests';
 
 /** This service's migrations, in order. */
-export const migrations: Migration[] = [{ name: '20261122000000_create_outbox', ...createOutbox }];
+export const migrations: Migration[] = [
+  { name: '20261122000000_create_outbox', ...createOutbox },
+  { name: '20261122000100_create_read_models', ...createReadModels },
+  { name: '20261122000200_create_issues', ...createIssues },
+  { name: '20261122000300_create_issue_activity', ...createIssueActivity },
+  { name: '20261122000400_create_merge_requests', ...createMergeRequests },
+];

@@ -2,9 +2,11 @@ import type { Express } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createServiceApp } from '@anvil/http';
 import type { ServiceDeps } from '@anvil/runtime';
+import { mountProjectIssues } from './routes/project-issues';
 
 /** Builds the work-items service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
+  const routeDeps = { db: deps.db };
   return createServiceApp({
     name: deps.name,
     verifier: deps.verifier,
@@ -15,6 +17,8 @@ export function createApp(deps: ServiceDeps): Express {
       return true;
     },
     errorTranslators: [(e) => translatePgError(e)],
-    api: () => undefined,
+    api: (router) => {
+      mountProjectIssues(router, routeDeps);
+    },
   });
 }

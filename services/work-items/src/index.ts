@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { identityConsumer } from './read-model/consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -10,5 +11,6 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  consumers: (deps) => [identityConsumer(deps)],
 };
 export { configSchema };

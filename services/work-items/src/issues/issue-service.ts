@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import { ConflictError, ForbiddenError } from '@anvil/http';
+import { isUniqueViolation } from '@anvil/db';
+import type { ProjectContext } from '../access/project-context';
+import { emitIssueEvent, IssueEvents, issuePayload } from '../events/issue-events';
+import {
+  filterMetadata, IssueAttributes, plainColumns, resolveAssignees, resolveEpic, resolveLabels, resolveMilestone, validateAttributes,
+} from './issue-attributes';
+import type { IssueRow } from './issue-row';
+import {
+  assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
+} from './issue-store';
+import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
+
+async function labelTitles(trx: Knex.Transaction, issueId: number): Promise<string[]> {
+  const rows: { title: string }[] = await trx('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', issueId).select('l.title').orderBy('l.title');
+  return rows.map((r) => r.title);
+}
+
+async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: IssueRow, actorId: number | null, changes?: string[]): Promise<void> {
+  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await labelTitles(trx, row.id), actorId, changes });
+  await emitIssueEvent(trx, type, payload);
+}
+
+/**
+ * Creates an issue in the project with the next iid (or the given one, Owner only), its
+ * labels (creating unknown project labels), assignees and milestone, and announces
+ * `work-items.issue.created`. Metadata from non-admins is dropped; a taken iid is 409.
+ */
+export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttributes): Promise<IssueRow> {
+  assertWritable(pc);
+  const actor = pc.viewer.user;
+  if (!actor) throw new ForbiddenError();
+  const attrs = filterMetadata(owned(pc, input), canAdminIssue(pc));
+  validateAttributes(attrs, true);
+  try {
+    return await db.transaction(async (trx) => {
+      const iid = attrs.iid ?? (await nextInternalId(trx, 'project', pc.id, 'issues'));
+      if (attrs.iid !== undefined) await trackInternalId(trx, 'project', pc.id, 'issues', attrs.iid);
+      const columns: Partial<IssueRow> = { ...plainColumns(attrs), project_id: pc.id, iid, author_id: actor.id };
+      columns.milestone_id = (await resolveMilestone(trx, pc, attrs)) ?? null;
+      columns.epic_id = (await resolveEpic(trx, pc, attrs)) ?? null;
+      if (attrs.createdAt) Object.assign(columns, { created_at: attrs.createdAt, updated_at: attrs.createdAt });
+      const row = await insertIssue(trx, columns);
+      if (attrs.assigneeIds) await setAssignees(trx, row.id, await resolveAssignees(trx, attrs.assigneeIds));
+      const labels = await resolveLabels(trx, pc, attrs, []);
+      if (labels) await setIssueLabels(trx, row.id, labels);
+      await publish(trx, IssueEvents.created, row, actor.id);
+      return row;
+    });
+  } catch (e) {
+    if (isUniqueViolation(e, 'issues_project_iid_key')) throw new ConflictError('Duplicated issue');
+    throw e;
+  }
+}
+
+/** Owner-only create options (`iid`, `created_at`) are dropped for everyone else. */
+function owned(pc: ProjectContext, attrs: IssueAttributes): IssueAttributes {
+  if (isOwner(pc)) return attrs;
+  const { iid: _iid, createdAt: _c, updatedAt: _u, ...rest } = attrs;
+  return rest;
+}
+
+function stateColumns(issue: IssueRow, event: IssueAttributes['stateEvent'], actorId: number): Partial<IssueRow> {
+  if (event === 'close' && issue.state === 'opened') return { state: 'closed', closed_at: new Date(), closed_by_id: actorId };
+  if (event === 'reopen' && issue.state === 'closed') return { state: 'opened', closed_at: null, closed_by_id: null };
+  return {};
+}
+
+function changedKeys(before: IssueRow, after: Partial<IssueRow>): string[] {
+  return Object.keys(after).filter((k) => {
+    const a = (before as unknown as Record<string, unknown>)[k];
+    const b = (after as Record<string, unknown>)[k];
+    return a instanceof Date || b instanceof Date ? String(a && new Date(a as Date).getTime()) !== String(b && new Date(b as Date).getTime()) : a !== b;
+  });
+}
+
+/**
+ * Applies an edit: plain fields, `state_event`, labels (`labels`/`add_labels`/`remove_labels`),
+ * assignees, milestone and epic. Callers need `update_issue` (403 otherwise); metadata from
+ * non-admins is dropped. Publishes `closed`/`reopened` on a state change and `updated` when
+ * anything else changed; `updated_at` moves only when something changed.
+ */
+export async function updateIssue(db: Knex, pc: ProjectContext, issue: IssueRow, input: IssueAttributes): Promise<IssueRow> {
+  assertWritable(pc);
+  const actor = pc.viewer.user;
+  return db.transaction(async (trx) => {
+    const currentAssignees = await assigneeIds(trx, issue.id);
+    if (!actor || !canUpdateIssue(pc, issue, currentAssignees)) throw new ForbiddenError();
+    const attrs = filterMetadata(isOwner(pc) ? input : { ...input, updatedAt: undefined }, canAdminIssue(pc));
+    validateAttributes(attrs, false);
+    const columns: Partial<IssueRow> = plainColumns(attrs);
+    const milestone = await resolveMilestone(trx, pc, attrs);
+    if (milestone !== undefined) columns.milestone_id = milestone;
+    const epic = await resolveEpic(trx, pc, attrs);
+    if (epic !== undefined) columns.epic_id = epic;
+    const changes = changedKeys(issue, columns);
+    if (await updateAssociations(trx, pc, issue.id, attrs, currentAssignees)) changes.push('labels_or_assignees');
+    const state = stateColumns(issue, attrs.stateEvent, actor.id);
+    if (!changes.length && !Object.keys(state).length) return issue;
+    const row = await updateIssueRow(trx, issue.id, { ...columns, ...state, updated_at: attrs.updatedAt ?? new Date() });
+    if (state.state === 'closed') await publish(trx, IssueEvents.closed, row, actor.id);
+    if (state.state === 'opened') await publish(trx, IssueEvents.reopened, row, actor.id);
+    if (changes.length) await publish(trx, IssueEvents.updated, row, actor.id, changes);
+    return row;
+  });
+}
+
+async function updateAssociations(trx: Knex.Transaction, pc: ProjectContext, issueId: number, attrs: IssueAttributes, current: number[]): Promise<boolean> {
+  let changed = false;
+  if (attrs.assigneeIds) {
+    const next = await resolveAssignees(trx, attrs.assigneeIds);
+    if (next.slice().sort().join() !== current.slice().sort().join()) {
+      await setAssignees(trx, issueId, next);
+      changed = true;
+    }
+  }
+  const currentLabelIds = await issueLabelIds(trx, issueId);
+  const currentLabels: { id: number; title: string }[] = currentLabelIds.length ? await trx('labels').select('id', 'title').whereIn('id', currentLabelIds) : [];
+  const labels = await resolveLabels(trx, pc, attrs, currentLabels);
+  if (labels && labels.slice().sort().join() !== currentLabelIds.slice().sort().join()) {
+    await setIssueLabels(trx, issueId, labels);
+    changed = true;
+  }
+  return changed;
+}
+
+/** Closes (or reopens) an issue on behalf of `actorId` outside an edit (merge requests, promote). */
+export async function setIssueState(trx: Knex.Transaction, issue: IssueRow, event: 'close' | 'reopen', actorId: number, extra: Partial<IssueRow> = {}): Promise<IssueRow> {
+  const state = stateColumns(issue, event, actorId);
+  if (!Object.keys(state).length && !Object.keys(extra).length) return issue;
+  const row = await updateIssueRow(trx, issue.id, { ...state, ...extra, updated_at: new Date() });
+  if (state.state) await publish(trx, state.state === 'closed' ? IssueEvents.closed : IssueEvents.reopened, row, actorId);
+  return row;
+}
+
+/** Deletes an issue (Owner/admin, else 403) and announces `work-items.issue.deleted`. */
+export async function deleteIssue(db: Knex, pc: ProjectContext, issue: IssueRow): Promise<void> {
+  if (!isOwner(pc)) throw new ForbiddenError();
+  await db.transaction(async (trx) => {
+    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await labelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
+    await deleteIssueRow(trx, issue);
+    await emitIssueEvent(trx, IssueEvents.deleted, payload);
+  });
+}
+
+/** Touches `updated_at` (notes, time logs change an issue as GitLab sees it). */
+export async function touchIssue(trx: Knex | Knex.Transaction, issueId: number): Promise<void> {
+  await trx('issues').where({ id: issueId }).update({ updated_at: new Date() });
+}

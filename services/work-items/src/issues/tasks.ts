@@ -1,0 +1,31 @@
+/**
+ * Markdown task lists in a description, counted as GitLab's `Taskable` does: a task is a list
+ * item (`-`, `+`, `*` or `1.`, optionally inside a blockquote) followed by `[ ]`, `[x]` or `[X]`
+ * and some text.
+ */
+const ITEM = /^(?:(?:>\s{0,4})*)((?:\s*(?:[-+*]|(?:\d+\.)))+)\s+(\[\s\]|\[[xX]\])(\s.+)/gm;
+
+/** `count` task items and `completed_count` checked ones. */
+export interface TaskCompletion {
+  count: number;
+  completed_count: number;
+}
+
+/** Counts the task-list items of a description. */
+export function taskCompletion(description: string | null | undefined): TaskCompletion {
+  let count = 0;
+  let completed = 0;
+  if (!description) return { count, completed_count: completed };
+  for (const m of description.matchAll(ITEM)) {
+    count++;
+    if (/\[[xX]\]/.test(m[2])) completed++;
+  }
+  return { count, completed_count: completed };
+}
+
+/** `"1 of 3 tasks completed"` (GitLab's `task_status`); '' for an empty description. */
+export function taskStatus(description: string | null | undefined): string {
+  if (!description) return '';
+  const t = taskCompletion(description);
+  return `${t.completed_count} of ${t.count} ${t.count === 1 ? 'task' : 'tasks'} completed`;
+}
