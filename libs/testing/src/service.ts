@@ -39,6 +39,8 @@ export interface As {
   project?: ProjectScope;
   group?: GroupScope;
   impersonator?: number;
+  /** The personal access token's id (PAT, Basic username:PAT, or a registry JWT). */
+  token_id?: number;
 }
 
 export interface TestService<C = Record<string, unknown>> extends RunningService<C> {
@@ -66,6 +68,7 @@ export function signFor(method: string, path: string, as: As): string {
     project: as.project,
     group: as.group,
     impersonator: as.impersonator,
+    token_id: as.token_id,
   });
 }
 
