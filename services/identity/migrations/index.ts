@@ -1,5 +1,17 @@
 import type { Migration } from '@anvil/db';
 import * as createOutbox from './20261122000000_create_outbox';
+import * as createUsers from './20261122000100_create_users';
+import * as createPersonalAccessTokens from './20261122000200_create_personal_access_tokens';
+import * as createNamespaces from './20261122000300_create_namespaces';
+import * as createProjects from './20261122000400_create_projects';
+import * as createMembers from './20261122000500_create_members';
 
 /** This service's migrations, in order. */
-export const migrations: Migration[] = [{ name: '20261122000000_create_outbox', ...createOutbox }];
+export const migrations: Migration[] = [
+  { name: '20261122000000_create_outbox', ...createOutbox },
+  { name: '20261122000100_create_users', ...createUsers },
+  { name: '20261122000200_create_personal_access_tokens', ...createPersonalAccessTokens },
+  { name: '20261122000300_create_namespaces', ...createNamespaces },
+  { name: '20261122000400_create_projects', ...createProjects },
+  { name: '20261122000500_create_members', ...createMembers },
+];

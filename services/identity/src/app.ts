@@ -2,9 +2,22 @@ import type { Express } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createServiceApp } from '@anvil/http';
 import type { ServiceDeps } from '@anvil/runtime';
+import type { IdentityContext } from './deps';
+import { groupsRoutes } from './routes/groups';
+import { internalRoutes } from './routes/internal';
+import { membersRoutes } from './routes/members';
+import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
+import { projectsRoutes } from './routes/projects';
+import { usersRoutes } from './routes/users';
+
+/** The domain context of a running service. */
+export function identityContext(deps: ServiceDeps): IdentityContext {
+  return { db: deps.db, publicUrl: String(deps.config.PUBLIC_URL ?? 'http://127.0.0.1:8080') };
+}
 
 /** Builds the identity service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
+  const ictx = identityContext(deps);
   return createServiceApp({
     name: deps.name,
     verifier: deps.verifier,
@@ -15,6 +28,13 @@ export function createApp(deps: ServiceDeps): Express {
       return true;
     },
     errorTranslators: [(e) => translatePgError(e)],
-    api: () => undefined,
+    api: (router) => {
+      usersRoutes(router, ictx);
+      personalAccessTokensRoutes(router, ictx);
+      projectsRoutes(router, ictx);
+      groupsRoutes(router, ictx);
+      membersRoutes(router, ictx);
+    },
+    internal: (router) => internalRoutes(router, ictx),
   });
 }

@@ -1,0 +1,153 @@
+import { iso } from '../sql';
+import type { Project } from '../projects/project';
+import { toNamespaceBasic } from './namespace';
+import { toUserBasic } from './user';
+
+const trimBase = (base: string) => base.replace(/\/$/, '');
+
+/** `BasicProjectDetails` (`simple=true`, anonymous lists). */
+export function toBasicProjectDetails(p: Project, base: string) {
+  const b = trimBase(base);
+  const host = new URL(b).hostname;
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: p.nameWithNamespace,
+    path: p.path,
+    path_with_namespace: p.pathWithNamespace,
+    created_at: iso(p.createdAt),
+    default_branch: p.defaultBranch ?? 'main',
+    tag_list: p.topics,
+    topics: p.topics,
+    ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
+    http_url_to_repo: `${b}/${p.pathWithNamespace}.git`,
+    web_url: `${b}/${p.pathWithNamespace}`,
+    readme_url: null,
+    forks_count: p.forksCount,
+    avatar_url: null,
+    star_count: p.starCount,
+    last_activity_at: iso(p.lastActivityAt),
+    namespace: toNamespaceBasic(p.namespace, base),
+  };
+}
+
+function links(p: Project, base: string) {
+  const api = `${trimBase(base)}/api/v4/projects/${p.id}`;
+  return { self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`, labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents` };
+}
+
+function features(p: Project) {
+  const s = p.settings;
+  const on = (level: string) => level !== 'disabled';
+  return {
+    issues_enabled: on(s.issues_access_level),
+    merge_requests_enabled: on(s.merge_requests_access_level),
+    wiki_enabled: on(s.wiki_access_level),
+    jobs_enabled: on(s.builds_access_level),
+    snippets_enabled: on(s.snippets_access_level),
+    container_registry_enabled: on(s.container_registry_access_level),
+    service_desk_enabled: s.service_desk_enabled,
+    service_desk_address: null,
+    can_create_merge_request_in: true,
+    issues_access_level: s.issues_access_level,
+    repository_access_level: s.repository_access_level,
+    merge_requests_access_level: s.merge_requests_access_level,
+    forking_access_level: s.forking_access_level,
+    wiki_access_level: s.wiki_access_level,
+    builds_access_level: s.builds_access_level,
+    snippets_access_level: s.snippets_access_level,
+    pages_access_level: s.pages_access_level,
+    analytics_access_level: s.analytics_access_level,
+    container_registry_access_level: s.container_registry_access_level,
+    security_and_compliance_access_level: s.security_and_compliance_access_level,
+    releases_access_level: s.releases_access_level,
+    environments_access_level: s.environments_access_level,
+    feature_flags_access_level: s.feature_flags_access_level,
+    infrastructure_access_level: s.infrastructure_access_level,
+    monitor_access_level: s.monitor_access_level,
+    model_experiments_access_level: s.model_experiments_access_level,
+    model_registry_access_level: s.model_registry_access_level,
+    requirements_access_level: s.requirements_access_level,
+  };
+}
+
+function ciAndMerge(p: Project, canAdmin: boolean) {
+  const s = p.settings;
+  return {
+    ci_default_git_depth: s.ci_default_git_depth,
+    ci_forward_deployment_enabled: s.ci_forward_deployment_enabled,
+    ci_job_token_scope_enabled: s.ci_job_token_scope_enabled,
+    public_jobs: s.public_jobs,
+    ...(canAdmin ? { build_git_strategy: s.build_git_strategy } : {}),
+    build_timeout: s.build_timeout,
+    auto_cancel_pending_pipelines: s.auto_cancel_pending_pipelines,
+    ci_config_path: s.ci_config_path,
+    shared_with_groups: [] as unknown[],
+    only_allow_merge_if_pipeline_succeeds: s.only_allow_merge_if_pipeline_succeeds,
+    allow_merge_on_skipped_pipeline: s.allow_merge_on_skipped_pipeline,
+    restrict_user_defined_variables: s.restrict_user_defined_variables,
+    request_access_enabled: s.request_access_enabled,
+    only_allow_merge_if_all_discussions_are_resolved: s.only_allow_merge_if_all_discussions_are_resolved,
+    remove_source_branch_after_merge: s.remove_source_branch_after_merge,
+    printing_merge_request_link_enabled: s.printing_merge_request_link_enabled,
+    merge_method: s.merge_method,
+    squash_option: s.squash_option,
+    enforce_auth_checks_on_uploads: s.enforce_auth_checks_on_uploads,
+    suggestion_commit_message: s.suggestion_commit_message,
+    merge_commit_template: s.merge_commit_template,
+    squash_commit_template: s.squash_commit_template,
+    issue_branch_template: s.issue_branch_template,
+    warn_about_potentially_unwanted_characters: s.warn_about_potentially_unwanted_characters,
+    autoclose_referenced_issues: s.autoclose_referenced_issues,
+    mr_default_target_self: s.mr_default_target_self,
+    auto_devops_enabled: s.auto_devops_enabled,
+    auto_devops_deploy_strategy: s.auto_devops_deploy_strategy,
+    keep_latest_artifact: s.keep_latest_artifact,
+    build_coverage_regex: s.build_coverage_regex,
+  };
+}
+
+/**
+ * `Project`: the full project entity. `canAdmin` (Maintainer or admin) adds the fields GitLab
+ * shows only to project administrators. Nothing here reads a repository, so `empty_repo` is true
+ * and `open_issues_count` is 0 (issues live in work-items).
+ */
+export function toProjectEntity(p: Project, base: string, canAdmin = false) {
+  const s = p.settings;
+  return {
+    ...toBasicProjectDetails(p, base),
+    _links: links(p, base),
+    packages_enabled: s.packages_enabled,
+    empty_repo: true,
+    archived: p.archived,
+    visibility: p.visibility,
+    ...(p.owner ? { owner: toUserBasic(p.owner, base) } : {}),
+    resolve_outdated_diff_discussions: s.resolve_outdated_diff_discussions,
+    repository_object_format: 'sha1',
+    ...features(p),
+    emails_disabled: s.emails_disabled,
+    emails_enabled: s.emails_enabled,
+    shared_runners_enabled: s.shared_runners_enabled,
+    lfs_enabled: s.lfs_enabled,
+    creator_id: p.creatorId,
+    import_url: null,
+    import_type: null,
+    import_status: 'none',
+    ...(canAdmin ? { import_error: null } : {}),
+    open_issues_count: 0,
+    description_html: '',
+    updated_at: iso(p.updatedAt),
+    ...ciAndMerge(p, canAdmin),
+  };
+}
+
+const access = (level: number) => (level > 0 ? { access_level: level, notification_level: 3 } : null);
+
+/** `ProjectWithAccess`: `Project` plus the caller's direct and group `permissions`. */
+export function toProjectWithAccess(p: Project, base: string, canAdmin = false) {
+  return {
+    ...toProjectEntity(p, base, canAdmin),
+    permissions: { project_access: access(p.access.project), group_access: p.namespace.kind === 'group' ? access(p.access.group) : null },
+  };
+}

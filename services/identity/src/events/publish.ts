@@ -1,0 +1,65 @@
+import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
+import type { Member } from '../members/member';
+import type { Namespace } from '../namespaces/namespace';
+import type { Project } from '../projects/project';
+import type { Db } from '../sql';
+import type { User } from '../users/user';
+
+/** The producer name on every identity event. */
+export const PRODUCER = 'identity';
+
+type Verb = 'created' | 'updated' | 'deleted';
+
+const base = (url: string) => url.replace(/\/$/, '');
+
+/** The contract data of a user event. */
+export function userEventData(u: User, publicUrl: string): UserEventV1 {
+  return { id: u.id, username: u.username, name: u.name, state: u.state, avatar_url: null, web_url: `${base(publicUrl)}/${u.username}`, admin: u.admin };
+}
+
+/** The contract data of a group event. */
+export function groupEventData(g: Namespace): GroupEventV1 {
+  return { id: g.id, name: g.name, path: g.path, full_path: g.fullPath, parent_id: g.parentId, visibility: g.visibility, traversal_ids: g.traversalIds };
+}
+
+/** The contract data of a project event. */
+export function projectEventData(p: Project, publicUrl: string): ProjectEventV1 {
+  const isGroup = p.namespace.kind === 'group';
+  return {
+    id: p.id,
+    name: p.name,
+    path: p.path,
+    path_with_namespace: p.pathWithNamespace,
+    namespace_id: p.namespace.id,
+    namespace_kind: p.namespace.kind,
+    group_id: isGroup ? p.namespace.id : null,
+    group_traversal_ids: isGroup ? p.namespace.traversalIds : [],
+    visibility: p.visibility,
+    archived: p.archived,
+    creator_id: p.creatorId,
+    web_url: `${base(publicUrl)}/${p.pathWithNamespace}`,
+  };
+}
+
+/** The contract data of a membership event. */
+export function membershipEventData(m: Pick<Member, 'sourceType' | 'sourceId' | 'accessLevel' | 'expiresAt'> & { user: { id: number } }): MembershipEventV1 {
+  return { source_type: m.sourceType, source_id: m.sourceId, user_id: m.user.id, access_level: m.accessLevel, expires_at: m.expiresAt };
+}
+
+const TYPES = {
+  user: { created: IdentityEvents.userCreated, updated: IdentityEvents.userUpdated, deleted: IdentityEvents.userDeleted },
+  group: { created: IdentityEvents.groupCreated, updated: IdentityEvents.groupUpdated, deleted: IdentityEvents.groupDeleted },
+  project: { created: IdentityEvents.projectCreated, updated: IdentityEvents.projectUpdated, deleted: IdentityEvents.projectDeleted },
+  membership: { created: IdentityEvents.membershipCreated, updated: IdentityEvents.membershipUpdated, deleted: IdentityEvents.membershipDeleted },
+} as const;
+
+/**
+ * Writes identity events to the outbox in the caller's transaction (published by the relay only
+ * after commit). One function per aggregate so the data always matches its contract.
+ */
+export const publish = {
+  user: (trx: Db, verb: Verb, u: User, publicUrl: string) => emit(trx, PRODUCER, TYPES.user[verb], userEventData(u, publicUrl)),
+  group: (trx: Db, verb: Verb, g: Namespace) => emit(trx, PRODUCER, TYPES.group[verb], groupEventData(g)),
+  project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
+  membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
+};

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { Db, groupLevelSql } from '../sql';
+import { Namespace, NamespaceRow, toNamespace } from '../namespaces/namespace';
+import { namespaceSelect } from '../namespaces/namespace-store';
+
+/** A group with the caller's effective level (the highest over the group and its ancestors). */
+export interface Group extends Namespace {
+  kind: 'group';
+  accessLevel: number;
+}
+
+/** Groups (alias `namespaces`) with `userId`'s effective level as `access_level`, in one query. */
+export function groupSelect(db: Db, userId: number | null): Knex.QueryBuilder {
+  const level = userId ? db.raw(`${groupLevelSql('namespaces.traversal_ids')} AS access_level`, [userId]) : db.raw('0 AS access_level');
+  return namespaceSelect(db).select(level).where('namespaces.kind', 'group');
+}
+
+/** Maps a group row (with `access_level`) to a Group. */
+export function toGroup(row: NamespaceRow & { access_level?: number }): Group {
+  return { ...toNamespace(row), kind: 'group', accessLevel: Number(row.access_level ?? 0) };
+}
+
+/** Reads groups. */
+export const groupStore = {
+  /** One group by id or full path (case-insensitive) with `userId`'s effective level, or null. */
+  async find(db: Db, ref: number | string, userId: number | null): Promise<Group | null> {
+    const q = groupSelect(db, userId);
+    if (typeof ref === 'number') q.where('namespaces.id', ref);
+    else q.whereRaw('lower(namespaces.full_path) = lower(?)', [ref]);
+    const row = (await q.first()) as (NamespaceRow & { access_level: number }) | undefined;
+    return row ? toGroup(row) : null;
+  },
+};

@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import type { Actor } from '@anvil/auth';
+import { contains, Db, MEMBER_GROUP_IDS } from '../sql';
+import { groupSelect } from './group-store';
+
+/** `GET /groups` and `GET /groups/:id/subgroups` filters. */
+export interface GroupsParams {
+  all_available?: boolean;
+  search?: string;
+  owned?: boolean;
+  min_access_level?: number;
+  top_level_only?: boolean;
+  visibility?: 'private' | 'internal' | 'public';
+  skip_groups?: number[];
+  order_by?: 'name' | 'path' | 'id' | 'similarity';
+  sort?: 'asc' | 'desc';
+}
+
+/**
+ * Builds a group list for `actor`: anonymous callers see public groups; administrators and
+ * `all_available=true` see every group they can read; everyone else sees the groups they are a
+ * member of (directly or through an ancestor). `parentId` restricts to direct subgroups.
+ */
+export class GroupsFinder {
+  constructor(
+    private readonly db: Db,
+    private readonly actor: Actor | null,
+    private readonly params: GroupsParams,
+    private readonly parentId?: number,
+  ) {}
+
+  /** The ordered query (not yet paginated). */
+  execute(): Knex.QueryBuilder {
+    const q = groupSelect(this.db, this.actor?.id ?? null);
+    this.byVisibleTo(q);
+    this.byParent(q);
+    this.byMembership(q);
+    this.byFilters(q);
+    return this.ordered(q);
+  }
+
+  private byVisibleTo(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (!a) return void q.where('namespaces.visibility', 'public');
+    if (a.admin) return;
+    const allAvailable = this.params.all_available ?? false;
+    if (!allAvailable) return void q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]);
+    q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]));
+  }
+
+  private byParent(q: Knex.QueryBuilder) {
+    if (this.parentId !== undefined) q.where('namespaces.parent_id', this.parentId);
+    else if (this.params.top_level_only) q.whereNull('namespaces.parent_id');
+  }
+
+  private byMembership(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (!a) return;
+    if (this.params.owned) q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 50]);
+    if (this.params.min_access_level) q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, this.params.min_access_level]);
+  }
+
+  private byFilters(q: Knex.QueryBuilder) {
+    const { search, visibility, skip_groups } = this.params;
+    if (search) q.where((w) => w.whereILike('namespaces.name', contains(search)).orWhereILike('namespaces.path', contains(search)));
+    if (visibility) q.where('namespaces.visibility', visibility);
+    if (skip_groups?.length) q.whereNotIn('namespaces.id', skip_groups);
+  }
+
+  private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
+    const by = this.params.order_by === 'similarity' || !this.params.order_by ? 'name' : this.params.order_by;
+    const dir = this.params.sort ?? 'asc';
+    q.orderBy(`namespaces.${by}`, dir);
+    if (by !== 'id') q.orderBy('namespaces.id', dir);
+    return q;
+  }
+}

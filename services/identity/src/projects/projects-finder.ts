@@ -1,0 +1,109 @@
+import type { Knex } from 'knex';
+import type { Actor, Visibility } from '@anvil/auth';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_GROUP_IDS } from '../sql';
+import { projectSelect } from './project-store';
+
+/** `GET /projects` (and group projects) filters. */
+export interface ProjectsParams {
+  archived?: boolean;
+  visibility?: Visibility;
+  search?: string;
+  search_namespaces?: boolean;
+  owned?: boolean;
+  membership?: boolean;
+  min_access_level?: number;
+  id_after?: number;
+  id_before?: number;
+  last_activity_after?: Date;
+  last_activity_before?: Date;
+  topic?: string[];
+  order_by?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'similarity' | 'star_count';
+  sort?: 'asc' | 'desc';
+}
+
+/** Restricts projects (alias `p`, namespace `n`) to a group, optionally with its subgroups. */
+export interface GroupScopeFilter {
+  groupId: number;
+  includeSubgroups: boolean;
+}
+
+const directProjectIds = (level: number) => `p.id IN (SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ${Number(level)} AND ${ACTIVE_MEMBER})`;
+
+/**
+ * Builds a project list for `actor`: anonymous callers see public projects, signed-in users
+ * public, internal and the ones they are members of (directly or through a group), administrators
+ * everything. Each `by*` step leaves the query unchanged when its param is absent.
+ */
+export class ProjectsFinder {
+  constructor(
+    private readonly db: Db,
+    private readonly actor: Actor | null,
+    private readonly params: ProjectsParams,
+    private readonly group?: GroupScopeFilter,
+  ) {}
+
+  /** The ordered query (not yet paginated), with the caller's levels selected. */
+  execute(): Knex.QueryBuilder {
+    const q = projectSelect(this.db, this.actor?.id ?? null);
+    this.byVisibleTo(q);
+    this.byGroup(q);
+    this.byMembership(q);
+    this.byAttributes(q);
+    this.bySearch(q);
+    return this.ordered(q);
+  }
+
+  private memberOf(q: Knex.QueryBuilder, level: number) {
+    const id = (this.actor as Actor).id;
+    q.where((w) => w.whereRaw(directProjectIds(level), [id]).orWhereRaw(`n.traversal_ids && ${MEMBER_GROUP_IDS}`, [id, level]));
+  }
+
+  private byVisibleTo(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (!a) return void q.where('p.visibility', 'public');
+    if (a.admin) return;
+    q.where((w) => w.whereIn('p.visibility', ['public', 'internal']).orWhere((m) => this.memberOf(m, 10)));
+  }
+
+  private byGroup(q: Knex.QueryBuilder) {
+    if (!this.group) return;
+    if (this.group.includeSubgroups) q.whereRaw('n.traversal_ids @> ARRAY[?]::integer[]', [this.group.groupId]);
+    else q.where('p.namespace_id', this.group.groupId);
+  }
+
+  private byMembership(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (!a) return;
+    if (this.params.membership) this.memberOf(q, 10);
+    if (this.params.min_access_level) this.memberOf(q, this.params.min_access_level);
+    if (this.params.owned) q.where((w) => w.where('n.owner_id', a.id).orWhereRaw(`n.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 50]));
+  }
+
+  private byAttributes(q: Knex.QueryBuilder) {
+    const { archived, visibility, id_after, id_before, last_activity_after, last_activity_before, topic } = this.params;
+    if (archived !== undefined) q.where('p.archived', archived);
+    if (visibility) q.where('p.visibility', visibility);
+    if (id_after !== undefined) q.where('p.id', '>', id_after);
+    if (id_before !== undefined) q.where('p.id', '<', id_before);
+    if (last_activity_after) q.where('p.last_activity_at', '>', last_activity_after);
+    if (last_activity_before) q.where('p.last_activity_at', '<', last_activity_before);
+    if (topic?.length) q.whereRaw('p.topics @> ?::text[]', [topic]);
+  }
+
+  private bySearch(q: Knex.QueryBuilder) {
+    const s = this.params.search;
+    if (!s) return;
+    q.where((w) => {
+      w.whereILike('p.name', contains(s)).orWhereILike('p.path', contains(s)).orWhereILike('p.description', contains(s));
+      if (this.params.search_namespaces) w.orWhereRaw(`(n.full_path || '/' || p.path) ILIKE ?`, [contains(s)]);
+    });
+  }
+
+  private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
+    const by = !this.params.order_by || this.params.order_by === 'similarity' ? 'created_at' : this.params.order_by;
+    const dir = this.params.sort ?? 'desc';
+    q.orderBy(`p.${by}`, dir);
+    if (by !== 'id') q.orderBy('p.id', dir);
+    return q;
+  }
+}

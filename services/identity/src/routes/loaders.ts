@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import { ctx, NotFoundError } from '@anvil/http';
+import type { IdentityContext } from '../deps';
+import { Group, groupStore } from '../groups/group-store';
+import { splitFullPath } from '../namespaces/paths';
+import { visibleOr404 } from '../policy';
+import { effectiveLevel, Project } from '../projects/project';
+import { projectStore } from '../projects/project-store';
+import { idOrPath } from './helpers';
+
+/**
+ * The project of `/projects/:id…` (numeric, as the gateway forwards it, or a full path) with the
+ * caller's levels; 404 `Project Not Found` when missing or invisible to the caller.
+ */
+export async function loadProject(ictx: IdentityContext, req: Request): Promise<Project> {
+  const c = ctx(req);
+  const ref = idOrPath(req);
+  let project: Project | null = null;
+  if (typeof ref === 'number') project = await projectStore.find(ictx.db, ref, c.user?.id ?? null);
+  else {
+    const { namespace, path } = splitFullPath(ref);
+    if (namespace) project = await projectStore.find(ictx.db, { namespace, path }, c.user?.id ?? null);
+  }
+  return visibleOr404(project, effectiveLevel, c.user, 'Project');
+}
+
+/** The group of `/groups/:id…` with the caller's level; 404 `Group Not Found` when missing or invisible. */
+export async function loadGroup(ictx: IdentityContext, req: Request): Promise<Group> {
+  const c = ctx(req);
+  const group = await groupStore.find(ictx.db, idOrPath(req), c.user?.id ?? null);
+  if (!group) throw new NotFoundError('Group');
+  return visibleOr404(group, (g) => g.accessLevel, c.user, 'Group');
+}

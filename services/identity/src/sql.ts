@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+
+/** Today's date in UTC, as Postgres sees it (token and membership expiry compare against this). */
+export const TODAY_UTC = "(now() AT TIME ZONE 'utc')::date";
+
+/** A membership row `m` that has not expired (GitLab: access ends on the `expires_at` date). */
+export const ACTIVE_MEMBER = `(m.expires_at IS NULL OR m.expires_at > ${TODAY_UTC})`;
+
+/**
+ * The highest unexpired group level of user `?` over the namespaces in the array expression
+ * `traversal` (a namespace and its ancestors); 0 when none. One indexed lookup on members.
+ */
+export function groupLevelSql(traversal: string): string {
+  return `COALESCE((SELECT max(m.access_level) FROM members m WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.source_id = ANY(${traversal}) AND ${ACTIVE_MEMBER}), 0)`;
+}
+
+/** User `?`'s direct unexpired level on the project whose id is the expression `projectId`; 0 when none. */
+export function projectLevelSql(projectId: string): string {
+  return `COALESCE((SELECT m.access_level FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.source_id = ${projectId} AND ${ACTIVE_MEMBER}), 0)`;
+}
+
+/** Ids (a subquery) of the groups user `?` is an unexpired member of at `?` or above. */
+export const MEMBER_GROUP_IDS = `ARRAY(SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.access_level >= ? AND ${ACTIVE_MEMBER})`;
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A `%term%` ILIKE pattern. */
+export function contains(s: string): string {
+  return `%${likeEscape(s)}%`;
+}
+
+/** `YYYY-MM-DD` of a Postgres `date` (node-pg parses it as local midnight) or null. */
+export function dateOnly(v: Date | string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v.slice(0, 10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${v.getFullYear()}-${pad(v.getMonth() + 1)}-${pad(v.getDate())}`;
+}
+
+/** ISO 8601 with milliseconds and `Z` (GitLab's timestamp format) or null. */
+export function iso(v: Date | string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+/** Today's date in UTC as `YYYY-MM-DD`. */
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** A knex instance or a transaction: stores take this so callers choose the transaction. */
+export type Db = Knex | Knex.Transaction;
