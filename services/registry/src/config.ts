@@ -1,4 +1,20 @@
-import type { Schema } from '@anvil/config';
+import { bool, bytes, str, type ConfigOf, type Schema } from '@anvil/config';
 
-/** Env vars the registry service reads beyond the shared `serviceSchema`. */
-export const configSchema = {} satisfies Schema;
+/** GitLab's default `conan_max_file_size` plan limit: 3 GiB. */
+export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
+
+/**
+ * Env vars the registry service reads beyond the shared `serviceSchema`:
+ * - `CONAN_JWT_SECRET`: HMAC key of the registry JWTs that `users/authenticate` mints and the gateway
+ *   verifies. When unset, both derive it from `INTERNAL_API_TOKEN` with HKDF (see `conanJwtSecret`).
+ * - `CONAN_MAX_FILE_SIZE`: largest accepted file (bytes, or 512M / 3G); larger → 400 "File is too large".
+ * - `FIPS_MODE`: when true every registry route answers 404, as GitLab does on a FIPS host.
+ */
+export const configSchema = {
+  CONAN_JWT_SECRET: str(null),
+  CONAN_MAX_FILE_SIZE: bytes(DEFAULT_CONAN_MAX_FILE_SIZE),
+  FIPS_MODE: bool(false),
+} satisfies Schema;
+
+/** The registry's own settings. */
+export type RegistryConfig = ConfigOf<typeof configSchema>;

@@ -1,0 +1,63 @@
+import { createHash, type Hash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** Stream buffer size for file bodies: 1 MiB chunks (Node's 64 KiB default halves throughput). */
+export const STREAM_BUFFER = 1024 * 1024;
+
+/** What a finished stream measured: the bytes that passed and their digests (hex). */
+export interface Digests {
+  size: number;
+  md5: string;
+  sha1: string;
+  sha256: string;
+}
+
+/** Thrown into the pipeline when more than the limit arrived. */
+export class FileTooLargeError extends Error {
+  constructor() {
+    super('File is too large');
+    this.name = 'FileTooLargeError';
+  }
+}
+
+/**
+ * A pass-through that counts bytes, computes MD5, SHA-1 and SHA-256 of everything that passes, fails
+ * with FileTooLargeError as soon as more than `limit` bytes arrived, and optionally keeps the first
+ * `capture` bytes (for small metadata files such as conaninfo.txt).
+ */
+export class DigestStream extends Transform {
+  private readonly hashes: [Hash, Hash, Hash] = [createHash('md5'), createHash('sha1'), createHash('sha256')];
+  private bytes = 0;
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly capture = 0,
+  ) {
+    super({ highWaterMark: STREAM_BUFFER, writableHighWaterMark: STREAM_BUFFER, readableHighWaterMark: STREAM_BUFFER });
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return done(new FileTooLargeError());
+    for (const h of this.hashes) h.update(chunk);
+    if (this.keptBytes < this.capture) {
+      const part = chunk.subarray(0, this.capture - this.keptBytes);
+      this.kept.push(Buffer.from(part));
+      this.keptBytes += part.length;
+    }
+    done(null, chunk);
+  }
+
+  /** The measurements; call after the stream finished. */
+  digests(): Digests {
+    const [md5, sha1, sha256] = this.hashes.map((h) => h.digest('hex'));
+    return { size: this.bytes, md5, sha1, sha256 };
+  }
+
+  /** The first `capture` bytes, or fewer when the body was shorter; `complete` says whether that was all of it. */
+  captured(): { data: Buffer; complete: boolean } {
+    return { data: Buffer.concat(this.kept), complete: this.keptBytes === this.bytes };
+  }
+}

@@ -1,0 +1,36 @@
+import type { Request, Response } from 'express';
+import type { ProjectScope } from '@anvil/auth';
+import { ctx } from '@anvil/http';
+import { authorizeUpload, callerOf } from '../auth/policy';
+import type { RecipeRef } from '../conan/reference';
+import { toPackageFileRecord } from '../entities/package-file';
+import type { FileSlot } from '../packages/file-store';
+import { conanFinder } from '../packages/conan-finder';
+import { findOrCreatePackage, uploadFile, type UploadTarget } from '../packages/upload-service';
+import type { RouteDeps } from './route-deps';
+import { checkDeclaredSize, isDedupProbe, sendFile, uploadError } from './transfer';
+
+/**
+ * A file PUT (v1 or v2): Developer or 403, the declared size checked, the package found or created,
+ * Conan 1's empty dedup probe answered `null` without storing, then the body streamed to storage.
+ * Answers the package file record.
+ */
+export async function receiveFile(req: Request, res: Response, deps: RouteDeps, project: ProjectScope, ref: RecipeRef, target: UploadTarget, fileName: string): Promise<void> {
+  authorizeUpload(callerOf(ctx(req)), project);
+  checkDeclaredSize(req, deps.registry.maxFileSize);
+  const pkg = await findOrCreatePackage(deps.registry.db, project.id, ref);
+  if (isDedupProbe(req)) {
+    res.status(200).json(null);
+    return;
+  }
+  const file = await uploadFile(deps.registry, pkg, target, fileName, req).catch((e: unknown) => {
+    throw uploadError(req, e);
+  });
+  res.status(200).json(toPackageFileRecord(file));
+}
+
+/** A file GET: the named file of the slot (404 Not found when absent), streamed. */
+export async function serveFile(req: Request, res: Response, deps: RouteDeps, slot: FileSlot | null, fileName: string): Promise<void> {
+  const file = await conanFinder.file(deps.registry.db, slot, fileName);
+  await sendFile(req, res, deps.registry.storage, file);
+}

@@ -1,0 +1,25 @@
+import type { Router } from 'express';
+import { ctx, UnauthorizedError } from '@anvil/http';
+import { mintConanJwt } from '../auth/jwt';
+import { callerOf } from '../auth/policy';
+import type { RouteDeps } from './route-deps';
+
+/** `users/authenticate` and `users/check_credentials` (plain-text answers). */
+export function mountUsers(router: Router, deps: RouteDeps, opts: { checkCredentials: boolean } = { checkCredentials: true }): void {
+  // GET users/authenticate — GitLab: Conan shared endpoints, "Authenticate user against conan CLI"
+  router.get('/users/authenticate', async (req, res) => {
+    const c = ctx(req);
+    const caller = callerOf(c);
+    if (!caller.user || caller.tokenId === undefined) throw new UnauthorizedError();
+    const expiresAt = await deps.tokenExpiry.of(c, caller.tokenId, caller.user.id);
+    const token = mintConanJwt(deps.jwtSecret, { access_token: caller.tokenId, user_id: caller.user.id }, expiresAt);
+    res.type('text/plain').send(token);
+  });
+
+  if (!opts.checkCredentials) return;
+  // GET users/check_credentials — GitLab: Conan shared endpoints, "Check for valid user credentials per conan CLI"
+  router.get('/users/check_credentials', (req, res) => {
+    if (!callerOf(ctx(req)).user) throw new UnauthorizedError();
+    res.type('text/plain').send('ok');
+  });
+}
