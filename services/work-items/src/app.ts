@@ -2,6 +2,8 @@ import type { Express } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createServiceApp } from '@anvil/http';
 import type { ServiceDeps } from '@anvil/runtime';
+import { mountLabels } from './routes/labels';
+import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
 
 /** Builds the work-items service's express app (no I/O here). */
@@ -19,6 +21,8 @@ export function createApp(deps: ServiceDeps): Express {
     errorTranslators: [(e) => translatePgError(e)],
     api: (router) => {
       mountProjectIssues(router, routeDeps);
+      mountLabels(router, routeDeps);
+      mountMilestones(router, routeDeps);
     },
   });
 }

@@ -1,4 +1,5 @@
-import { Infer, p, params } from '@anvil/http';
+import type { Request } from 'express';
+import { Infer, p, ParamError, params, requestInput } from '@anvil/http';
 import type { IssueAttributes } from '../issues/issue-attributes';
 import { HEALTH_STATUSES, ISSUE_TYPES } from '../issues/issue-row';
 
@@ -33,21 +34,31 @@ export const createIssueParams = params({
   iid: p.integer(),
 }, { mutuallyExclusive: exclusive });
 
-/** PUT /projects/:id/issues/:issue_iid: at least one attribute (GitLab's list, plus the EE ones). */
-export const updateIssueParams = params({
+const UPDATE_ONE_OF = [
+  'assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels',
+  'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type', 'weight', 'epic_id', 'epic_iid',
+];
+
+const updateSchema = params({
   ...shared,
   issue_iid: p.integer().required(),
   title: p.string(),
   updated_at: p.datetime(),
   created_at: p.datetime(),
   state_event: p.enum(['reopen', 'close'] as const),
-}, {
-  mutuallyExclusive: exclusive,
-  atLeastOneOf: [[
-    'assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels',
-    'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type', 'weight', 'epic_id', 'epic_iid',
-  ]],
-});
+}, { mutuallyExclusive: exclusive });
+
+/**
+ * PUT /projects/:id/issues/:issue_iid. Like Grape's `at_least_one_of`, a key counts as given
+ * even when its value is blank (`labels=` clears the labels).
+ */
+export const updateIssueParams = {
+  parse(req: Request): ReturnType<typeof updateSchema.parse> {
+    const input = requestInput(req);
+    if (!UPDATE_ONE_OF.some((k) => k in input)) throw new ParamError(`${UPDATE_ONE_OF.join(', ')} are missing, at least one parameter must be provided`);
+    return updateSchema.parse(req);
+  },
+};
 
 type Shared = Partial<Infer<typeof shared>> & { title?: string; created_at?: Date; updated_at?: Date; iid?: number; state_event?: 'reopen' | 'close' };
 
