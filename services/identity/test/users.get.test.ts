@@ -1,0 +1,123 @@
+import { Identity, makeUser, rootActor, startIdentity, unique } from './helpers';
+
+let svc: Identity;
+beforeAll(async () => {
+  svc = await startIdentity();
+});
+afterAll(async () => svc?.stop());
+
+const BASIC = ['id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url'];
+
+describe('GET /users', () => {
+  describe('as a regular user', () => {
+    it('finds by username case-insensitively and returns UserBasic', async () => {
+      const me = await makeUser(svc);
+      const other = await makeUser(svc);
+      const res = await svc.as({ user: me }).get(`/api/v4/users?username=${other.username.toUpperCase()}`).expect(200);
+      expect(res.body).toEqual([{ id: other.id, username: other.username, name: other.name, state: 'active', locked: false, avatar_url: null, web_url: `http://127.0.0.1:8080/${other.username}` }]);
+    });
+
+    it('searches name and username and paginates with GitLab headers', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('srch');
+      for (let i = 0; i < 3; i++) await makeUser(svc, { username: `${tag}u${i}` });
+      const res = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=2`).expect(200);
+      expect(res.body).toHaveLength(2);
+      expect(Object.keys(res.body[0])).toEqual(BASIC);
+      expect(res.headers['x-total']).toBe('3');
+      expect(res.headers['x-next-page']).toBe('2');
+      expect(res.headers.link).toContain('rel="next"');
+      expect(res.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u2`, `${tag}u1`]);
+    });
+
+    it('filters blocked users with blocked=True (python-gitlab booleans)', async () => {
+      const me = await makeUser(svc);
+      const blocked = await makeUser(svc);
+      await svc.deps.db('users').where({ id: blocked.id }).update({ state: 'blocked' });
+      const res = await svc.as({ user: me }).get(`/api/v4/users?blocked=True&username=${blocked.username}`).expect(200);
+      expect(res.body.map((u: { id: number }) => u.id)).toEqual([blocked.id]);
+      const active = await svc.as({ user: me }).get(`/api/v4/users?active=True&username=${blocked.username}`).expect(200);
+      expect(active.body).toEqual([]);
+    });
+
+    it('walks keyset pages through the Link header (sort is administrator-only, so newest first)', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('ks');
+      for (let i = 0; i < 3; i++) await makeUser(svc, { username: `${tag}k${i}` });
+      const first = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&pagination=keyset&order_by=id&sort=asc&per_page=2`).expect(200);
+      expect(first.body.map((u: { username: string }) => u.username)).toEqual([`${tag}k2`, `${tag}k1`]);
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.link)![1].replace('http://127.0.0.1:8080', '');
+      const second = await svc.as({ user: me }).get(next).expect(200);
+      expect(second.body.map((u: { username: string }) => u.username)).toEqual([`${tag}k0`]);
+      expect(second.headers.link).toBeUndefined();
+    });
+  });
+
+  describe('as an administrator', () => {
+    it('walks keyset pages in the requested order', async () => {
+      const root = await rootActor(svc);
+      const tag = unique('ka');
+      for (let i = 0; i < 3; i++) await makeUser(svc, { username: `${tag}k${i}` });
+      const first = await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&pagination=keyset&order_by=id&sort=asc&per_page=2`).expect(200);
+      expect(first.body.map((u: { username: string }) => u.username)).toEqual([`${tag}k0`, `${tag}k1`]);
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.link)![1].replace('http://127.0.0.1:8080', '');
+      const second = await svc.as({ user: root }).get(next).expect(200);
+      expect(second.body.map((u: { username: string }) => u.username)).toEqual([`${tag}k2`]);
+    });
+
+    it('returns UserWithAdmin entries and honours order_by', async () => {
+      const root = await rootActor(svc);
+      const u = await makeUser(svc);
+      const res = await svc.as({ user: root }).get(`/api/v4/users?username=${u.username}&order_by=username&sort=asc`).expect(200);
+      expect(res.body[0]).toMatchObject({ id: u.id, is_admin: false, email: `${u.username}@example.com` });
+    });
+  });
+
+  describe('anonymous', () => {
+    it('returns 403 without username', async () => {
+      const res = await svc.as({ user: null }).get('/api/v4/users').expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden - Not authorized to access /api/v4/users' });
+    });
+
+    it('finds one user by username', async () => {
+      const u = await makeUser(svc);
+      const res = await svc.as({ user: null }).get(`/api/v4/users?username=${u.username}`).expect(200);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual([u.id]);
+    });
+  });
+});
+
+describe('GET /users/:id', () => {
+  it('returns the User entity to a signed-in user', async () => {
+    const me = await makeUser(svc);
+    const other = await makeUser(svc, { bio: 'about' });
+    const res = await svc.as({ user: me }).get(`/api/v4/users/${other.id}`).expect(200);
+    expect(res.body).toMatchObject({ id: other.id, username: other.username, bio: 'about', bot: false, followers: 0 });
+    expect(res.body.email).toBeUndefined();
+  });
+
+  it('returns UserDetailsWithAdmin with highest_role to an administrator', async () => {
+    const root = await rootActor(svc);
+    const other = await makeUser(svc);
+    await svc.as({ user: other }).post('/api/v4/groups').send({ name: unique('g'), path: unique('g') }).expect(201);
+    const res = await svc.as({ user: root }).get(`/api/v4/users/${other.id}`).expect(200);
+    expect(res.body).toMatchObject({ id: other.id, is_admin: false, highest_role: 50, sign_in_count: 0, current_sign_in_ip: null });
+  });
+
+  it('returns 404 User Not Found for an unknown id', async () => {
+    const me = await makeUser(svc);
+    const res = await svc.as({ user: me }).get('/api/v4/users/999999').expect(404);
+    expect(res.body).toEqual({ message: '404 User Not Found' });
+  });
+
+  it('returns 403 to anonymous callers', async () => {
+    const u = await makeUser(svc);
+    const res = await svc.as({ user: null }).get(`/api/v4/users/${u.id}`).expect(403);
+    expect(res.body).toEqual({ message: '403 Forbidden - Not authorized!' });
+  });
+
+  it('returns 404 for a non-numeric id', async () => {
+    const me = await makeUser(svc);
+    await svc.as({ user: me }).get(`/api/v4/users/${me.username}`).expect(404);
+  });
+});
