@@ -25,7 +25,7 @@ export const configSchema = {
   /** The topic exchange events travel on. */
   EVENTS_EXCHANGE: str('anvil.events'),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-  /** HS256 secret of the registry's Conan JWTs (the registry signs them with the same secret). */
+  /** HS256 secret of the registry's Conan JWTs (as the registry: when unset, derived from INTERNAL_API_TOKEN). */
   CONAN_JWT_SECRET: str(null),
   /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
   RATE_LIMIT_PER_MINUTE: int(0, 0),

@@ -7,6 +7,7 @@ import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
+import { registryJwtSecret } from './jwt';
 import { forward, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { Refusal, RefusalError, refusals } from './refusals';
@@ -51,7 +52,7 @@ export class Gateway {
 
   constructor(private readonly deps: GatewayDeps) {
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
-    this.auth = new Authenticator(deps.identity, deps.config.CONAN_JWT_SECRET, ttl);
+    this.auth = new Authenticator(deps.identity, registryJwtSecret(deps.config.CONAN_JWT_SECRET, deps.config.INTERNAL_API_TOKEN), ttl);
     this.resolver = new ScopeResolver(deps.identity, ttl);
     if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
   }

@@ -21,7 +21,8 @@ const CHUNK = Buffer.alloc(64 * 1024, 'x');
 
 /**
  * Starts a tiny real service (`createServiceApp`, trusting the test signing key) whose every API route
- * echoes `{service, path, method, ctx, sha256, bytes, headers}` after reading the whole body.
+ * echoes `{service, path, method, ctx, sha256, bytes, body, headers}` after reading the whole body
+ * (`body` when the service's JSON/form parsers read it).
  * `?download=N` streams N bytes instead; with `&hold=K` it sends K bytes then waits for `release()`.
  */
 export async function startEcho(name: string): Promise<Echo> {
@@ -35,6 +36,10 @@ export async function startEcho(name: string): Promise<Echo> {
       router.use((req, res) => {
         const download = Number(req.query.download ?? 0);
         if (download > 0) return streamDownload(res, download, Number(req.query.hold ?? 0), probe, (r) => (release = r));
+        const echo = (sha256: string, bytes: number) =>
+          res.json({ service: name, method: req.method, path: req.originalUrl, ctx: ctx(req), sha256, bytes, body: req.body, headers: req.headers });
+        // JSON/form bodies were already read by the service's body parsers
+        if (req.readableEnded) return echo('', Number(req.headers['content-length'] ?? 0));
         const hash = createHash('sha256');
         let bytes = 0;
         req.on('data', (c: Buffer) => {
@@ -45,9 +50,7 @@ export async function startEcho(name: string): Promise<Echo> {
         req.on('close', () => {
           if (!req.complete) probe.emit('aborted', bytes);
         });
-        req.on('end', () => {
-          res.json({ service: name, method: req.method, path: req.originalUrl, ctx: ctx(req), sha256: hash.digest('hex'), bytes, headers: req.headers });
-        });
+        req.on('end', () => echo(hash.digest('hex'), bytes));
       });
     },
   });

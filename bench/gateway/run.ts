@@ -1,0 +1,117 @@
+/**
+ * Gateway overhead on one Postgres-backed read: `GET /api/v4/projects/:id` (identity) measured with
+ * wrk directly against identity (context signed here, as the gateway would) and through the gateway
+ * (a member's personal access token, `:id` resolved by the gateway). Prints RPS and p50/p90/p99 for
+ * both, the throughput ratio, the p50 added, and the gateway's CPU time per request.
+ *
+ *   npx tsx bench/gateway/run.ts
+ *   BENCH_SECONDS=20 BENCH_CONNECTIONS=64 GATEWAY_CPU_PROF=1 npx tsx bench/gateway/run.ts
+ *
+ * Needs Postgres (DATABASE_URL, default the local trust one) and `wrk` on PATH.
+ */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import { ContextSigner, generateContextKeys, generateToken, IdentityClient, CONTEXT_HEADER } from '@anvil/auth';
+import { dropSchema } from '@anvil/db';
+import { cpuSecondsOf, loggedPort, ROOT, startNodeProcess, stopProcess } from './processes';
+import { runWrk, WrkResult } from './wrk';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function call<T>(base: string, token: string, method: string, p: string, body?: object): Promise<T> {
+  const res = await fetch(`${base}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A user who is Developer of a private project in a private group, and that user's token. */
+async function fixture(gw: string, admin: string) {
+  const tag = randomBytes(3).toString('hex');
+  const user = await call<{ id: number; username: string; name: string }>(gw, admin, 'POST', '/users', { username: `bench_${tag}`, name: 'Bench', email: `bench_${tag}@example.com`, password: `pw-${tag}-${tag}-x`, skip_confirmation: true });
+  const { token } = await call<{ token: string }>(gw, admin, 'POST', `/users/${user.id}/personal_access_tokens`, { name: 'bench', scopes: ['api'] });
+  const group = await call<{ id: number }>(gw, admin, 'POST', '/groups', { name: `bench-${tag}`, path: `bench-${tag}`, visibility: 'private' });
+  const project = await call<{ id: number }>(gw, admin, 'POST', '/projects', { name: 'bench', path: 'bench', namespace_id: group.id, visibility: 'private' });
+  await call(gw, admin, 'POST', `/projects/${project.id}/members`, { user_id: user.id, access_level: 30 });
+  return { user, token, project };
+}
+
+function row(name: string, r: WrkResult): string {
+  const f = (n: number) => n.toFixed(2).padStart(8);
+  return `${name.padEnd(16)} ${r.rps.toFixed(0).padStart(8)} ${f(r.p50)} ${f(r.p90)} ${f(r.p99)} ${String(r.errors).padStart(7)}`;
+}
+
+async function main(): Promise<void> {
+  const keys = generateContextKeys();
+  const internal = generateToken('bench-internal-');
+  const adminToken = generateToken();
+  const schema = `bench_gw_${randomBytes(4).toString('hex')}`;
+  const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+  const identityUrl = `http://127.0.0.1:${identityPort}`;
+  const common = { DATABASE_URL, INTERNAL_API_TOKEN: internal, LOG_LEVEL: 'warn', AMQP_URL: 'memory://', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
+  const procs: Awaited<ReturnType<typeof startNodeProcess>>['child'][] = [];
+  try {
+    const identity = await startNodeProcess('services/identity/src/main.ts', { ...common, PORT: String(identityPort), DB_SCHEMA: schema, GATEWAY_PUBLIC_KEY: keys.publicKey, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' }, '"msg":"listening"');
+    procs.push(identity.child);
+    const profDir = path.join(ROOT, '.data', 'profiles');
+    const gateway = await startNodeProcess(
+      'gateway/src/main.ts',
+      { ...common, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, IDENTITY_URL: identityUrl, LOG_LEVEL: 'info' },
+      '"msg":"listening"',
+      process.env.GATEWAY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    );
+    procs.push(gateway.child);
+    const gw = `http://127.0.0.1:${loggedPort(gateway.output)}`;
+
+    const { user, token, project } = await fixture(gw, adminToken);
+    const scope = await new IdentityClient(identityUrl, internal).resolveProject(String(project.id), user.id);
+    const p = `/api/v4/projects/${project.id}`;
+    const signed = new ContextSigner(keys.privateKey).sign({
+      rid: 'bench', m: 'GET', p, base: common.PUBLIC_URL, exp: Date.now() + 3_600_000,
+      user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
+    });
+    const direct = { url: `${identityUrl}${p}`, headers: { [CONTEXT_HEADER]: signed } };
+    const through = { url: `${gw}${p}`, headers: { 'PRIVATE-TOKEN': token } };
+    const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
+
+    // warm-up (JIT, pools, caches), then two alternating rounds each
+    await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
+    await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
+    const results: { direct: WrkResult[]; gateway: WrkResult[]; cpu: number[] } = { direct: [], gateway: [], cpu: [] };
+    for (let round = 0; round < 2; round++) {
+      results.direct.push(await runWrk(direct.url, direct.headers, opts));
+      const cpu0 = cpuSecondsOf(gateway.child.pid!);
+      const r = await runWrk(through.url, through.headers, opts);
+      results.cpu.push(((cpuSecondsOf(gateway.child.pid!) - cpu0) / r.requests) * 1e6);
+      results.gateway.push(r);
+    }
+    const best = (rs: WrkResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const d = best(results.direct);
+    const g = best(results.gateway);
+    console.log(`GET ${p} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of 2 rounds (${new Date().toISOString()})`);
+    console.log(`${''.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
+    console.log(row('direct', d));
+    console.log(row('through gateway', g));
+    console.log(`throughput kept: ${((g.rps / d.rps) * 100).toFixed(1)}%   p50 added: ${(g.p50 - d.p50).toFixed(2)} ms   gateway CPU per request: ${Math.min(...results.cpu).toFixed(0)} µs`);
+    console.log(`all rounds: direct ${results.direct.map((r) => r.rps.toFixed(0)).join(', ')} req/s; gateway ${results.gateway.map((r) => r.rps.toFixed(0)).join(', ')} req/s`);
+  } finally {
+    for (const c of procs.reverse()) await stopProcess(c);
+    await dropSchema({ url: DATABASE_URL, schema }).catch(() => undefined);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { actor, projectScope } from '@anvil/testing';
+import { api, createUser, eventually, TestUser } from './support/fixtures';
+import { Stack, startStack } from './support/stack';
+
+let s: Stack;
+let alice: TestUser; // Developer of the private project
+let bob: TestUser; // no membership
+let group: { id: number; full_path: string };
+let project: { id: number; path_with_namespace: string };
+let encoded: string;
+
+const PROJECT_404 = { message: '404 Project Not Found' };
+const as = (t: TestUser) => ({ 'PRIVATE-TOKEN': t.tokens.api.token });
+
+beforeAll(async () => {
+  s = await startStack();
+  alice = await createUser(s.url, s.adminToken, 'alice', { api: ['api'] });
+  bob = await createUser(s.url, s.adminToken, 'bob', { api: ['api'] });
+  const path = `g-${randomBytes(3).toString('hex')}`;
+  group = await api(s.url, s.adminToken, 'post', '/groups', { name: path, path, visibility: 'private' });
+  project = await api(s.url, s.adminToken, 'post', '/projects', { name: 'secret', path: 'secret', namespace_id: group.id, visibility: 'private' });
+  await api(s.url, s.adminToken, 'post', `/projects/${project.id}/members`, { user_id: alice.id, access_level: 30 });
+  encoded = encodeURIComponent(project.path_with_namespace);
+});
+
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe('private project visibility', () => {
+  test('404 for anonymous and non-members, 200 for a member, by id and by encoded full path', async () => {
+    for (const ref of [String(project.id), encoded]) {
+      const anon = await request(s.url).get(`/api/v4/projects/${ref}`);
+      expect(anon.status).toBe(404);
+      expect(anon.body).toEqual(PROJECT_404);
+      const outsider = await request(s.url).get(`/api/v4/projects/${ref}`).set(as(bob));
+      expect(outsider.status).toBe(404);
+      expect(outsider.body).toEqual(PROJECT_404);
+      const member = await request(s.url).get(`/api/v4/projects/${ref}`).set(as(alice));
+      expect(member.status).toBe(200);
+      expect(member.body.id).toBe(project.id);
+    }
+  });
+
+  test('a missing project or group is 404 with its resource name', async () => {
+    expect((await request(s.url).get('/api/v4/projects/99999999/issues').set(as(alice))).body).toEqual(PROJECT_404);
+    expect((await request(s.url).get('/api/v4/projects/no%2Fsuch').set(as(alice))).body).toEqual(PROJECT_404);
+    const g = await request(s.url).get('/api/v4/groups/99999999/issues').set(as(alice));
+    expect(g.status).toBe(404);
+    expect(g.body).toEqual({ message: '404 Group Not Found' });
+  });
+
+  test('a private group is 404 to a non-member, visible to a project member through inheritance rules of identity', async () => {
+    const res = await request(s.url).get(`/api/v4/groups/${group.id}/issues`).set(as(bob));
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: '404 Group Not Found' });
+    const admin = await request(s.url).get(`/api/v4/groups/${encodeURIComponent(group.full_path)}/issues`).set('PRIVATE-TOKEN', s.adminToken);
+    expect(admin.status).toBe(200);
+    expect(admin.body.path).toBe(`/api/v4/groups/${group.id}/issues`);
+    expect(admin.body.ctx.group).toMatchObject({ id: group.id, full_path: group.full_path, visibility: 'private' });
+  });
+});
+
+describe('resolution and rewrite', () => {
+  test.each([
+    ['issues/3/notes?sort=asc', 'work-items'],
+    ['pipelines/latest', 'pipelines'],
+    ['pipeline', 'pipelines'],
+    ['alert_management_alerts', 'alerting'],
+    ['export', 'project-transfer'],
+    ['relation-imports', 'project-transfer'],
+    ['packages/conan/v1/conans/pkg/1.0/u/c/digest', 'registry'],
+  ])('/projects/<full path>/%s reaches %s as /projects/<id>/… with the scope', async (rest, service) => {
+    const res = await request(s.url).get(`/api/v4/projects/${encoded}/${rest}`).set(as(alice));
+    expect(res.status).toBe(200);
+    expect(res.body.service).toBe(service);
+    expect(res.body.path).toBe(`/api/v4/projects/${project.id}/${rest}`);
+    expect(res.body.ctx.p).toBe(res.body.path);
+    expect(res.body.ctx.project).toMatchObject({ id: project.id, path_with_namespace: project.path_with_namespace, group_id: group.id, visibility: 'private', access_level: 30 });
+  });
+
+  test('conan instance paths carry the project named by the package username when readable', async () => {
+    const user = project.path_with_namespace.replace(/\//g, '+');
+    const path = `/api/v4/packages/conan/v1/conans/pkg/1.0/${user}/stable/digest`;
+    const member = await request(s.url).get(path).set(as(alice));
+    expect(member.body.ctx.project).toMatchObject({ id: project.id });
+    expect(member.body.path).toBe(path);
+    const outsider = await request(s.url).get(path).set(as(bob));
+    expect(outsider.status).toBe(200);
+    expect(outsider.body.ctx.project).toBeUndefined();
+  });
+
+  test('conan authenticate on a project path does not need the project', async () => {
+    const res = await request(s.url).get('/api/v4/projects/99999999/packages/conan/v1/users/authenticate');
+    expect(res.status).toBe(200);
+    expect(res.body.service).toBe('registry');
+  });
+
+  test('alert notifications: project resolved from the path whatever its visibility, key passed through', async () => {
+    const res = await request(s.url)
+      .post(`/${project.path_with_namespace}/alerts/notify/http/abc123.json`)
+      .set('Authorization', 'Bearer integration-key')
+      .send({ title: 'x' });
+    expect(res.status).toBe(200);
+    expect(res.body.service).toBe('alerting');
+    expect(res.body.path).toBe(`/api/v4/projects/${project.id}/alerts/notify/http/abc123.json`);
+    expect(res.body.ctx).toMatchObject({ user: null, auth: 'none', project: { id: project.id } });
+    expect(res.body.headers.authorization).toBe('Bearer integration-key');
+    expect(res.body.body).toEqual({ title: 'x' });
+    const prom = await request(s.url).post(`/${project.path_with_namespace}/prometheus/alerts/notify.json`).send({});
+    expect(prom.body.path).toBe(`/api/v4/projects/${project.id}/prometheus/alerts/notify.json`);
+    const missing = await request(s.url).post('/no/such/alerts/notify.json').send({});
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('cache invalidation', () => {
+  test('a membership added through the gateway applies to the next request', async () => {
+    const carol = await createUser(s.url, s.adminToken, 'carol', { api: ['api'] });
+    expect((await request(s.url).get(`/api/v4/projects/${project.id}/issues`).set(as(carol))).status).toBe(404);
+    await api(s.url, s.adminToken, 'post', `/projects/${project.id}/members`, { user_id: carol.id, access_level: 20 });
+    const res = await request(s.url).get(`/api/v4/projects/${project.id}/issues`).set(as(carol));
+    expect(res.status).toBe(200);
+    expect(res.body.ctx.project.access_level).toBe(20);
+  });
+
+  test('a membership removed behind the gateway is noticed from identity events, before the cache TTL', async () => {
+    const dave = await createUser(s.url, s.adminToken, 'dave', { api: ['api'] });
+    await api(s.url, s.adminToken, 'post', `/projects/${project.id}/members`, { user_id: dave.id, access_level: 30 });
+    expect((await request(s.url).get(`/api/v4/projects/${project.id}/issues`).set(as(dave))).status).toBe(200);
+    // straight to identity, not through the gateway: only the event can tell the gateway
+    const admin = actor('root', { id: (await api<{ id: number }>(s.url, s.adminToken, 'get', '/user')).id, admin: true });
+    const scope = projectScope(project.id, { path_with_namespace: project.path_with_namespace, group_id: group.id, namespace_id: group.id, access_level: 50 });
+    const del = await s.identity.as({ user: admin, project: scope }).delete(`/api/v4/projects/${project.id}/members/${dave.id}`);
+    expect(del.status).toBe(204);
+    const ms = await eventually(async () => (await request(s.url).get(`/api/v4/projects/${project.id}/issues`).set(as(dave))).status === 404, 4000);
+    expect(ms).toBeLessThan(4000);
+  });
+
+  test('a blocked user is refused', async () => {
+    const erin = await createUser(s.url, s.adminToken, 'erin', { api: ['api'] });
+    await s.identity.deps.db('users').where({ id: erin.id }).update({ state: 'blocked' });
+    s.gw.gateway.invalidate();
+    const res = await request(s.url).get('/api/v4/todos').set(as(erin));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
+  });
+});
