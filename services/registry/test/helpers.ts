@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Actor, ProjectScope, Visibility } from '@anvil/auth';
-import { actor, projectScope, startService, type As, type TestService } from '@anvil/testing';
+import http from 'node:http';
+import request from 'supertest';
+import { type Actor, CONTEXT_HEADER, type ProjectScope, type Visibility } from '@anvil/auth';
+import { actor, projectScope, signFor, startService, TEST_BASE_URL, testSigner, type As, type TestService } from '@anvil/testing';
 import { registryService } from '../src';
 import type { RegistryConfig } from '../src/config';
 
@@ -68,4 +70,41 @@ export async function seedV2(svc: Registry, p: ProjectScope, who: As, opts: { rr
   for (const [f, body] of [['conan_package.tgz', 'tgz-bytes'], ['conaninfo.txt', info], ['conanmanifest.txt', '1700000000\n']]) {
     await svc.as(who).put(`${pbase}/files/${f}`).send(body).expect(200);
   }
+}
+
+/**
+ * A request signed like the gateway's with context fields `As` does not carry (the gateway's
+ * proposed `token_expires_at`).
+ */
+export function signedWith(svc: Registry, method: 'get' | 'put' | 'post' | 'delete', path: string, as: As, extra: Record<string, unknown>) {
+  const header = testSigner.sign({
+    rid: 'test',
+    m: method.toUpperCase(),
+    p: path,
+    base: TEST_BASE_URL,
+    user: as.user ?? null,
+    scopes: as.scopes ?? [],
+    auth: as.auth ?? 'none',
+    token_id: as.token_id,
+    project: as.project,
+    ...extra,
+  } as Parameters<typeof testSigner.sign>[0]);
+  return request(svc.server)[method](path).set(CONTEXT_HEADER, header);
+}
+
+/**
+ * A PUT over a raw HTTP connection, signed like the gateway's: the body goes out as the given chunks
+ * with `Transfer-Encoding: chunked` unless a Content-Length header is given.
+ */
+export function rawPut(svc: Registry, path: string, as: As, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${svc.url}${path}`, { method: 'PUT', headers: { [CONTEXT_HEADER]: signFor('put', path, as), ...headers } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers }));
+    });
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
 }

@@ -39,7 +39,7 @@ export function mintConanJwt(secret: string, claims: ConanTokenClaims, tokenExpi
     if (!Number.isNaN(day)) exp = Math.min(exp, Math.floor(day / 1000));
   }
   const payload = { access_token: claims.access_token, user_id: claims.user_id, jti: randomUUID(), iat: now, nbf: now - NOT_BEFORE_LEEWAY_SECONDS, exp };
-  return jwt.sign(payload, secret, { algorithm: 'HS256', noTimestamp: true });
+  return jwt.sign(payload, secret, { algorithm: 'HS256' });
 }
 
 /** The claims of a valid, unexpired registry JWT signed with `secret`; null for anything else. */

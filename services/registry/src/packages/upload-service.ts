@@ -39,6 +39,8 @@ export async function findOrCreatePackage(db: Knex, projectId: number, ref: Reci
 /** Streams `body` into storage while hashing it; rejects (and leaves nothing behind) when it fails or is too large. */
 async function storeBytes(deps: RegistryDeps, key: string, body: Readable, capture: number): Promise<DigestStream> {
   const digest = new DigestStream(deps.maxFileSize, capture);
+  // Bytes flow before the storage driver attaches its pipeline; its failure surfaces through that pipeline.
+  digest.on('error', () => undefined);
   const abort = () => {
     if (!body.readableEnded) digest.destroy(new Error('request body aborted'));
   };

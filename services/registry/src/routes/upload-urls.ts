@@ -21,7 +21,8 @@ async function readRawJson(req: Request): Promise<unknown> {
 
 /** The file names an `upload_urls` body asks for (its keys; sizes are ignored). A non-object → 400. */
 async function requestedFiles(req: Request): Promise<string[]> {
-  const body = req.body !== undefined ? req.body : await readRawJson(req);
+  // A JSON body was parsed by the shared parsers; any other (Conan 1 may send none) is read here.
+  const body = req.readableEnded ? req.body : await readRawJson(req);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError();
   return Object.keys(body as Record<string, unknown>);
 }
