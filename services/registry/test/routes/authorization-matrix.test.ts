@@ -27,7 +27,7 @@ const actors: Actorish[] = [
 
 /** What the gateway forwards: the project only when the caller may see it (else it has already answered 404). */
 function contextFor(a: Actorish, p: ProjectScope): As {
-  const visible = p.visibility === 'public' || a.level >= AccessLevel.GUEST || !!a.user?.admin;
+  const visible = p.visibility === 'public' || (p.visibility === 'internal' && !!a.user) || a.level >= AccessLevel.GUEST || !!a.user?.admin;
   const scoped = visible ? { ...p, access_level: a.level } : undefined;
   return a.user ? asUser(a.user, scoped) : { user: null, project: scoped };
 }
@@ -37,6 +37,15 @@ const expectations: Record<Visibility, Record<string, Expect>> = {
   private: {
     anonymous: { read: 404, search: 404, upload: 401, remove: 401 },
     'non-member': { read: 404, search: 404, upload: 404, remove: 404 },
+    guest: { read: 200, search: 200, upload: 403, remove: 403 },
+    reporter: { read: 200, search: 200, upload: 403, remove: 403 },
+    developer: { read: 200, search: 200, upload: 200, remove: 403 },
+    maintainer: { read: 200, search: 200, upload: 200, remove: 200 },
+    admin: { read: 200, search: 200, upload: 200, remove: 200 },
+  },
+  internal: {
+    anonymous: { read: 404, search: 404, upload: 401, remove: 401 },
+    'non-member': { read: 200, search: 200, upload: 403, remove: 403 },
     guest: { read: 200, search: 200, upload: 403, remove: 403 },
     reporter: { read: 200, search: 200, upload: 403, remove: 403 },
     developer: { read: 200, search: 200, upload: 200, remove: 403 },
@@ -54,7 +63,7 @@ const expectations: Record<Visibility, Record<string, Expect>> = {
   },
 };
 
-describe.each(['private', 'public'] as Visibility[])('authorization on a %s project', (visibility) => {
+describe.each(['private', 'internal', 'public'] as Visibility[])('authorization on a %s project', (visibility) => {
   it.each(actors.map((a) => [a.name, a] as const))('%s', async (_name, a) => {
     const p = project(visibility, 0);
     await seedV2(svc, p, asUser(user('seed'), { ...p, access_level: AccessLevel.OWNER }));
