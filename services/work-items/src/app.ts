@@ -2,6 +2,9 @@ import type { Express } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createServiceApp } from '@anvil/http';
 import type { ServiceDeps } from '@anvil/runtime';
+import { mountAwardEmoji } from './routes/award-emoji';
+import { mountEpics } from './routes/epics';
+import { mountIssueLists } from './routes/issue-lists';
 import { mountLabels } from './routes/labels';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
@@ -20,8 +23,11 @@ export function createApp(deps: ServiceDeps): Express {
     },
     errorTranslators: [(e) => translatePgError(e)],
     api: (router) => {
+      mountIssueLists(router, routeDeps);
       mountProjectIssues(router, routeDeps);
       mountLabels(router, routeDeps);
+      mountAwardEmoji(router, routeDeps);
+      mountEpics(router, routeDeps);
       mountMilestones(router, routeDeps);
     },
   });

@@ -70,7 +70,6 @@ export function plainColumns(attrs: IssueAttributes): Partial<IssueRow> {
   if (attrs.issueType !== undefined) c.issue_type = attrs.issueType;
   if (attrs.weight !== undefined) c.weight = attrs.weight;
   if (attrs.healthStatus !== undefined) c.health_status = attrs.healthStatus;
-  if (attrs.iterationId !== undefined) c.iteration_id = attrs.iterationId || null;
   return c;
 }
 
@@ -96,6 +95,14 @@ export async function resolveEpic(db: Db, pc: ProjectContext, attrs: IssueAttrib
   const epic = await epicInGroups(db, pc.traversalIds, attrs.epicId);
   if (!epic) throw new NotFoundError('Epic');
   return epic.id;
+}
+
+/** The iteration column: an iteration of one of the project's groups (0 or unknown clears). */
+export async function resolveIteration(db: Db, pc: ProjectContext, attrs: IssueAttributes): Promise<number | null | undefined> {
+  if (attrs.iterationId === undefined) return undefined;
+  if (!attrs.iterationId || !pc.traversalIds.length) return null;
+  const row = await db('iterations').select('id').where({ id: attrs.iterationId }).whereIn('group_id', pc.traversalIds).first();
+  return row?.id ?? null;
 }
 
 /** Assignees that exist (ids 0 and unknown users are dropped). */

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '@anvil/db';
 import type { ProjectContext } from '../access/project-context';
 import { emitIssueEvent, IssueEvents, issuePayload } from '../events/issue-events';
 import {
-  filterMetadata, IssueAttributes, plainColumns, resolveAssignees, resolveEpic, resolveLabels, resolveMilestone, validateAttributes,
+  filterMetadata, IssueAttributes, plainColumns, resolveAssignees, resolveEpic, resolveIteration, resolveLabels, resolveMilestone, validateAttributes,
 } from './issue-attributes';
 import type { IssueRow } from './issue-row';
 import {
@@ -40,6 +40,7 @@ export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttr
       const columns: Partial<IssueRow> = { ...plainColumns(attrs), project_id: pc.id, iid, author_id: actor.id };
       columns.milestone_id = (await resolveMilestone(trx, pc, attrs)) ?? null;
       columns.epic_id = (await resolveEpic(trx, pc, attrs)) ?? null;
+      columns.iteration_id = (await resolveIteration(trx, pc, attrs)) ?? null;
       if (attrs.createdAt) Object.assign(columns, { created_at: attrs.createdAt, updated_at: attrs.createdAt });
       const row = await insertIssue(trx, columns);
       if (attrs.assigneeIds) await setAssignees(trx, row.id, await resolveAssignees(trx, attrs.assigneeIds));
@@ -94,6 +95,8 @@ export async function updateIssue(db: Knex, pc: ProjectContext, issue: IssueRow,
     if (milestone !== undefined) columns.milestone_id = milestone;
     const epic = await resolveEpic(trx, pc, attrs);
     if (epic !== undefined) columns.epic_id = epic;
+    const iteration = await resolveIteration(trx, pc, attrs);
+    if (iteration !== undefined) columns.iteration_id = iteration;
     const changes = changedKeys(issue, columns);
     if (await updateAssociations(trx, pc, issue.id, attrs, currentAssignees)) changes.push('labels_or_assignees');
     const state = stateColumns(issue, attrs.stateEvent, actor.id);

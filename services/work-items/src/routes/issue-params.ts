@@ -37,6 +37,7 @@ export const createIssueParams = params({
 const UPDATE_ONE_OF = [
   'assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels',
   'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type', 'weight', 'epic_id', 'epic_iid',
+  'milestone', 'iteration_id', 'health_status', 'updated_at',
 ];
 
 const updateSchema = params({

@@ -82,6 +82,17 @@ export class World {
     return info;
   }
 
+  /** Archives (or unarchives) a project: an `identity.project.updated` event. */
+  async archive(project: ProjectInfo, archived = true): Promise<void> {
+    const path = project.path_with_namespace.split('/').pop() as string;
+    const data: ProjectEventV1 = {
+      id: project.id, name: path, path, path_with_namespace: project.path_with_namespace, namespace_id: project.namespace_id,
+      namespace_kind: project.group_id ? 'group' : 'user', group_id: project.group_id, group_traversal_ids: project.traversal,
+      visibility: project.visibility, archived, creator_id: null, web_url: `${TEST_BASE_URL}/${project.path_with_namespace}`,
+    };
+    await this.publish(IdentityEvents.projectUpdated, data);
+  }
+
   /** Adds `user` to a project or group at `level`. */
   async member(source: ProjectInfo | GroupInfo, user: Actor, level: number): Promise<void> {
     const isProject = this.projects.has(source.id);

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { confidentialVisible, readableProjects, Viewer } from '../../access/viewer';
+import { issueColumns } from '../issue-row';
+import { IssueFilters } from './filters';
+import { negatedFilters } from './negations';
+import { positiveFilters } from './positive';
+import { applyOrder } from './sort';
+
+/** Which issues a list starts from: one project, a group with its subgroups, or the instance. */
+export type FinderParent =
+  | { kind: 'project'; projectId: number; level: number }
+  | { kind: 'group'; groupId: number }
+  | { kind: 'none' };
+
+/** What every filter step sees. */
+export interface FinderScope {
+  knex: Knex;
+  viewer: Viewer;
+  parent: FinderParent;
+  /** `YYYY-MM-DD` today (UTC), fixed for the whole query. */
+  today: string;
+}
+
+/** A filter step: narrows the query when its parameter is present, else leaves it unchanged. */
+export type FilterStep = (q: Knex.QueryBuilder, f: IssueFilters, s: FinderScope) => void;
+
+/**
+ * GitLab's `IssuesFinder`: the issues `viewer` may see under `parent` (readable projects only,
+ * confidential issues only for their author, assignees and Planner/Reporter+ members), narrowed
+ * by every filter of the lists and their `not[...]` negations, ordered by `order_by`/`sort`
+ * with the id as tie-breaker. Every lookup is a subquery, so the list is one statement.
+ */
+export class IssueFinder {
+  constructor(
+    private readonly knex: Knex,
+    private readonly viewer: Viewer,
+    private readonly parent: FinderParent,
+    private readonly filters: IssueFilters,
+    private readonly today = new Date().toISOString().slice(0, 10),
+  ) {}
+
+  /** The filtered issues, unordered (for counts). */
+  filtered(): Knex.QueryBuilder {
+    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
+    const q = this.base();
+    for (const step of positiveFilters) step(q, this.filters, s);
+    for (const step of negatedFilters) step(q, this.filters, s);
+    return q;
+  }
+
+  /** The filtered issues, selected as `IssueRow`s and ordered. */
+  execute(): Knex.QueryBuilder {
+    const q = this.filtered().select(this.knex.raw(issueColumns('i')));
+    applyOrder(q, this.filters.orderBy ?? 'created_at', this.filters.sort ?? 'desc');
+    return q;
+  }
+
+  private base(): Knex.QueryBuilder {
+    const { knex, viewer, parent } = this;
+    if (parent.kind === 'project') {
+      const q = knex('issues as i').where('i.project_id', parent.projectId);
+      const hidden = confidentialVisible(knex, viewer, 'i', 'p', parent.level);
+      if (hidden) q.whereRaw('?', [hidden]);
+      return q;
+    }
+    const q = knex('issues as i').join('projects as p', 'p.id', 'i.project_id').where('p.deleted', false);
+    if (parent.kind === 'group') q.whereRaw('p.group_traversal_ids @> ARRAY[?]::int[]', [parent.groupId]);
+    q.whereRaw('?', [readableProjects(knex, viewer, 'p')]);
+    const hidden = confidentialVisible(knex, viewer, 'i', 'p');
+    if (hidden) q.whereRaw('?', [hidden]);
+    return q;
+  }
+}
