@@ -1,11 +1,15 @@
 /**
- * Gateway overhead on one Postgres-backed read: `GET /api/v4/projects/:id` (identity) measured with
- * wrk directly against identity (context signed here, as the gateway would) and through the gateway
- * (a member's personal access token, `:id` resolved by the gateway). Prints RPS and p50/p90/p99 for
- * both, the throughput ratio, the p50 added, and the gateway's CPU time per request.
+ * Gateway overhead on a Postgres-backed read, measured with wrk directly against the service
+ * (context signed here, as the gateway would) and through the gateway (a member's personal access
+ * token; the gateway authenticates it and resolves the private project, both cached). Targets:
+ * - `tiny`: `GET /api/v4/projects/:id/pipelines/:pipeline_id` on a minimal service app doing one
+ *   primary-key query (bench/gateway/upstream.ts), routed as pipelines;
+ * - `identity`: `GET /api/v4/projects/:id` on the identity service (a heavier read).
+ * Prints RPS and p50/p90/p99 for both, the throughput kept, the p50 added, and the gateway's CPU
+ * time per request (from /proc).
  *
  *   npx tsx bench/gateway/run.ts
- *   BENCH_SECONDS=20 BENCH_CONNECTIONS=64 GATEWAY_CPU_PROF=1 npx tsx bench/gateway/run.ts
+ *   BENCH_TARGETS=tiny BENCH_SECONDS=20 BENCH_CONNECTIONS=64 GATEWAY_CPU_PROF=1 npx tsx bench/gateway/run.ts
  *
  * Needs Postgres (DATABASE_URL, default the local trust one) and `wrk` on PATH.
  */
@@ -52,62 +56,83 @@ function row(name: string, r: WrkResult): string {
   return `${name.padEnd(16)} ${r.rps.toFixed(0).padStart(8)} ${f(r.p50)} ${f(r.p90)} ${f(r.p99)} ${String(r.errors).padStart(7)}`;
 }
 
+interface Target {
+  label: string;
+  path: string;
+  directBase: string;
+}
+
+/** Warm-up, then two alternating rounds of direct and through-gateway runs; prints the best of each. */
+async function measure(t: Target, gw: string, gatewayPid: number, token: string, signed: string): Promise<void> {
+  const direct = { url: `${t.directBase}${t.path}`, headers: { [CONTEXT_HEADER]: signed } };
+  const through = { url: `${gw}${t.path}`, headers: { 'PRIVATE-TOKEN': token } };
+  const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
+  await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
+  await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
+  const results: { direct: WrkResult[]; gateway: WrkResult[]; cpu: number[] } = { direct: [], gateway: [], cpu: [] };
+  for (let round = 0; round < 2; round++) {
+    results.direct.push(await runWrk(direct.url, direct.headers, opts));
+    const cpu0 = cpuSecondsOf(gatewayPid);
+    const r = await runWrk(through.url, through.headers, opts);
+    results.cpu.push(((cpuSecondsOf(gatewayPid) - cpu0) / r.requests) * 1e6);
+    results.gateway.push(r);
+  }
+  const best = (rs: WrkResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
+  const d = best(results.direct);
+  const g = best(results.gateway);
+  console.log(`\n[${t.label}] GET ${t.path} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of 2 rounds`);
+  console.log(`${''.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
+  console.log(row('direct', d));
+  console.log(row('through gateway', g));
+  console.log(`throughput kept: ${((g.rps / d.rps) * 100).toFixed(1)}%   p50 added: ${(g.p50 - d.p50).toFixed(2)} ms   gateway CPU per request: ${Math.min(...results.cpu).toFixed(0)} µs`);
+  console.log(`all rounds: direct ${results.direct.map((r) => r.rps.toFixed(0)).join(', ')} req/s; gateway ${results.gateway.map((r) => r.rps.toFixed(0)).join(', ')} req/s`);
+}
+
 async function main(): Promise<void> {
+  const targets = (process.env.BENCH_TARGETS ?? 'tiny,identity').split(',');
   const keys = generateContextKeys();
   const internal = generateToken('bench-internal-');
   const adminToken = generateToken();
-  const schema = `bench_gw_${randomBytes(4).toString('hex')}`;
-  const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+  const run = randomBytes(4).toString('hex');
+  const schemas = [`bench_gw_${run}`, `bench_up_${run}`];
+  const [identityPort, upstreamPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   const identityUrl = `http://127.0.0.1:${identityPort}`;
-  const common = { DATABASE_URL, INTERNAL_API_TOKEN: internal, LOG_LEVEL: 'warn', AMQP_URL: 'memory://', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const common = { DATABASE_URL, INTERNAL_API_TOKEN: internal, AMQP_URL: 'memory://', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`, GATEWAY_PUBLIC_KEY: keys.publicKey };
   const procs: Awaited<ReturnType<typeof startNodeProcess>>['child'][] = [];
   try {
-    const identity = await startNodeProcess('services/identity/src/main.ts', { ...common, PORT: String(identityPort), DB_SCHEMA: schema, GATEWAY_PUBLIC_KEY: keys.publicKey, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' }, '"msg":"listening"');
+    const identity = await startNodeProcess('services/identity/src/main.ts', { ...common, PORT: String(identityPort), DB_SCHEMA: schemas[0], ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' }, '"msg":"listening"');
     procs.push(identity.child);
-    const profDir = path.join(ROOT, '.data', 'profiles');
+    const upstream = await startNodeProcess('bench/gateway/upstream.ts', { ...common, PORT: String(upstreamPort), DB_SCHEMA: schemas[1] }, '"msg":"listening"');
+    procs.push(upstream.child);
     const gateway = await startNodeProcess(
       'gateway/src/main.ts',
-      { ...common, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, IDENTITY_URL: identityUrl, LOG_LEVEL: 'info' },
+      { ...common, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, IDENTITY_URL: identityUrl, PIPELINES_URL: upstreamUrl, LOG_LEVEL: 'info' },
       '"msg":"listening"',
-      process.env.GATEWAY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      process.env.GATEWAY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.data', 'profiles')}`] : [],
     );
     procs.push(gateway.child);
     const gw = `http://127.0.0.1:${loggedPort(gateway.output)}`;
 
     const { user, token, project } = await fixture(gw, adminToken);
     const scope = await new IdentityClient(identityUrl, internal).resolveProject(String(project.id), user.id);
-    const p = `/api/v4/projects/${project.id}`;
-    const signed = new ContextSigner(keys.privateKey).sign({
-      rid: 'bench', m: 'GET', p, base: common.PUBLIC_URL, exp: Date.now() + 3_600_000,
-      user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
-    });
-    const direct = { url: `${identityUrl}${p}`, headers: { [CONTEXT_HEADER]: signed } };
-    const through = { url: `${gw}${p}`, headers: { 'PRIVATE-TOKEN': token } };
-    const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
-
-    // warm-up (JIT, pools, caches), then two alternating rounds each
-    await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
-    await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
-    const results: { direct: WrkResult[]; gateway: WrkResult[]; cpu: number[] } = { direct: [], gateway: [], cpu: [] };
-    for (let round = 0; round < 2; round++) {
-      results.direct.push(await runWrk(direct.url, direct.headers, opts));
-      const cpu0 = cpuSecondsOf(gateway.child.pid!);
-      const r = await runWrk(through.url, through.headers, opts);
-      results.cpu.push(((cpuSecondsOf(gateway.child.pid!) - cpu0) / r.requests) * 1e6);
-      results.gateway.push(r);
+    const all: Record<string, Target> = {
+      tiny: { label: 'tiny upstream, one indexed query', path: `/api/v4/projects/${project.id}/pipelines/42`, directBase: upstreamUrl },
+      identity: { label: 'identity', path: `/api/v4/projects/${project.id}`, directBase: identityUrl },
+    };
+    console.log(`${new Date().toISOString()} — ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
+    for (const name of targets) {
+      const t = all[name];
+      if (!t) throw new Error(`unknown target ${name} (tiny, identity)`);
+      const signed = new ContextSigner(keys.privateKey).sign({
+        rid: 'bench', m: 'GET', p: t.path, base: common.PUBLIC_URL, exp: Date.now() + 3_600_000,
+        user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
+      });
+      await measure(t, gw, gateway.child.pid!, token, signed);
     }
-    const best = (rs: WrkResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const d = best(results.direct);
-    const g = best(results.gateway);
-    console.log(`GET ${p} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of 2 rounds (${new Date().toISOString()})`);
-    console.log(`${''.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
-    console.log(row('direct', d));
-    console.log(row('through gateway', g));
-    console.log(`throughput kept: ${((g.rps / d.rps) * 100).toFixed(1)}%   p50 added: ${(g.p50 - d.p50).toFixed(2)} ms   gateway CPU per request: ${Math.min(...results.cpu).toFixed(0)} µs`);
-    console.log(`all rounds: direct ${results.direct.map((r) => r.rps.toFixed(0)).join(', ')} req/s; gateway ${results.gateway.map((r) => r.rps.toFixed(0)).join(', ')} req/s`);
   } finally {
     for (const c of procs.reverse()) await stopProcess(c);
-    await dropSchema({ url: DATABASE_URL, schema }).catch(() => undefined);
+    for (const schema of schemas) await dropSchema({ url: DATABASE_URL, schema }).catch(() => undefined);
   }
 }
 

@@ -29,6 +29,8 @@ export const configSchema = {
   CONAN_JWT_SECRET: str(null),
   /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
   RATE_LIMIT_PER_MINUTE: int(0, 0),
+  /** An upstream connection idle this long (ms; no bytes either way) is cut: 504 before a response started. */
+  UPSTREAM_TIMEOUT_MS: int(300_000, 1000),
   /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */
   AUTH_CACHE_TTL_MS: int(5000, 0, 5000),
 } satisfies Schema;

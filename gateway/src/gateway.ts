@@ -57,7 +57,11 @@ export class Gateway {
     if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
   }
 
-  /** The `http.Server` request listener. */
+  /**
+   * The `http.Server` listener for `request` and `checkContinue`: a client that sent
+   * `Expect: 100-continue` gets `100 Continue` only once the request is on its way upstream, so a
+   * refused upload is refused before its body is sent.
+   */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     const incoming = req.headers['x-request-id'];
     const trace: Trace = {
@@ -132,6 +136,7 @@ export class Gateway {
       project: scope.project,
       group: scope.group,
     };
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
     forward(
       req,
@@ -142,10 +147,11 @@ export class Gateway {
         requestId: trace.rid,
         context: this.deps.signer.sign(ctx),
         contextHeader: CONTEXT_HEADER,
+        timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
         keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
         onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
       },
-      () => this.send(req, res, trace, refusals.badGateway()),
+      (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()),
     );
   }
 

@@ -86,6 +86,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
 
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
+  server.on('checkContinue', gateway.handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? config.PORT, config.HOST, () => resolve());

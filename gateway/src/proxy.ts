@@ -51,6 +51,8 @@ export interface ForwardSpec {
   contextHeader: string;
   /** Pass `Authorization` through (registry and alert integration routes). */
   keepAuthorization: boolean;
+  /** Idle time (ms) after which the upstream exchange is cut. */
+  timeoutMs: number;
   /** Called with the upstream's status once its response starts. */
   onResponse?: (status: number) => void;
 }
@@ -95,10 +97,11 @@ function responseHeaders(up: IncomingMessage, requestId: string): string[] {
 
 /**
  * Streams `req` to the upstream and its response back, with backpressure both ways (pipe).
- * `onError` answers when the upstream cannot be reached before a response started; after that an
- * upstream failure cuts the client's connection. A client that goes away aborts the upstream request.
+ * `onError` answers when the upstream cannot be reached (or stays idle past the timeout) before a
+ * response started; after that an upstream failure cuts the client's connection. A client that goes
+ * away aborts the upstream request.
  */
-export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: () => void): void {
+export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: (timedOut: boolean) => void): void {
   const { upstream } = spec;
   const mod = upstream.protocol === 'https:' ? https : http;
   const upReq = mod.request({
@@ -112,6 +115,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     setHost: false,
   });
   let responded = false;
+  let timedOut = false;
+  upReq.setTimeout(spec.timeoutMs, () => {
+    timedOut = true;
+    upReq.destroy(new Error('upstream timeout'));
+  });
   upReq.on('response', (upRes) => {
     responded = true;
     spec.onResponse?.(upRes.statusCode ?? 502);
@@ -122,12 +130,19 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   });
   upReq.on('error', () => {
     req.unpipe(upReq);
-    if (!responded && !res.headersSent) onError();
+    if (!responded && !res.headersSent) onError(timedOut);
     else res.destroy();
   });
   req.on('error', () => upReq.destroy());
   res.on('close', () => {
     if (!res.writableFinished) upReq.destroy();
   });
-  req.pipe(upReq);
+  if (hasBody(req)) req.pipe(upReq);
+  else upReq.end();
+}
+
+/** Whether the request carries a body (a length or chunked); bodiless requests skip the pipe. */
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
 }

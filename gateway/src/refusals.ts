@@ -35,6 +35,7 @@ export const refusals = {
   unauthorized: (): Refusal => ({ status: 401, body: { message: '401 Unauthorized' } }),
   forbidden: (reason: string): Refusal => ({ status: 403, body: { message: `403 Forbidden - ${reason}` } }),
   badGateway: (): Refusal => ({ status: 502, body: { message: '502 Bad Gateway' } }),
+  gatewayTimeout: (): Refusal => ({ status: 504, body: { message: '504 Gateway Timeout' } }),
 };
 
 /** Thrown inside the request pipeline to stop it with a refusal. */

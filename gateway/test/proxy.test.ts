@@ -182,7 +182,49 @@ describe('streaming', () => {
   });
 });
 
+describe('Expect: 100-continue', () => {
+  const port = () => Number(new URL(gw.url).port);
+  const expectRequest = (path: string) =>
+    http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path, headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': 4 } });
+
+  test('a forwarded upload gets 100 Continue, then goes through', async () => {
+    const req = expectRequest('/api/v4/projects/import');
+    let continued = false;
+    req.on('continue', () => {
+      continued = true;
+      req.end('abcd');
+    });
+    const res = await responseOf(req);
+    expect(continued).toBe(true);
+    expect(JSON.parse((await bodyOf(res)).toString()).bytes).toBe(4);
+  });
+
+  test('a refused upload is refused before its body is asked for', async () => {
+    const req = expectRequest('/api/v4/nothing');
+    let continued = false;
+    req.on('continue', () => (continued = true));
+    req.flushHeaders();
+    const res = await responseOf(req);
+    expect(res.statusCode).toBe(404);
+    expect(continued).toBe(false);
+    req.destroy();
+  });
+});
+
 describe('upstream down', () => {
+  test('an upstream that never answers: 504 after UPSTREAM_TIMEOUT_MS', async () => {
+    const slow = await startTestGateway({ 'work-items': echoes['work-items'].url }, { UPSTREAM_TIMEOUT_MS: '1000' });
+    try {
+      const started = Date.now();
+      const res = await request(slow.url).get('/api/v4/todos?hang=1');
+      expect(res.status).toBe(504);
+      expect(res.body).toEqual({ message: '504 Gateway Timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   test('answers 502 with GitLab body', async () => {
     const down = await startTestGateway({ 'work-items': `http://127.0.0.1:${await deadPort()}` });
     try {

@@ -23,7 +23,8 @@ const CHUNK = Buffer.alloc(64 * 1024, 'x');
  * Starts a tiny real service (`createServiceApp`, trusting the test signing key) whose every API route
  * echoes `{service, path, method, ctx, sha256, bytes, body, headers}` after reading the whole body
  * (`body` when the service's JSON/form parsers read it).
- * `?download=N` streams N bytes instead; with `&hold=K` it sends K bytes then waits for `release()`.
+ * `?download=N` streams N bytes instead; with `&hold=K` it sends K bytes then waits for `release()`;
+ * `?hang=1` never answers.
  */
 export async function startEcho(name: string): Promise<Echo> {
   const probe = new EventEmitter();
@@ -34,6 +35,7 @@ export async function startEcho(name: string): Promise<Echo> {
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       router.use((req, res) => {
+        if (req.query.hang) return; // never answers (upstream timeout)
         const download = Number(req.query.download ?? 0);
         if (download > 0) return streamDownload(res, download, Number(req.query.hold ?? 0), probe, (r) => (release = r));
         const echo = (sha256: string, bytes: number) =>
