@@ -1,1 +1,5 @@
 export * from './types';
+export * from './keys';
+export * from './local';
+export * from './s3';
+export * from './create';

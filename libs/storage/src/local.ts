@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
+import type { ObjectInfo, Storage } from './types';
+
+/** Stream buffer size for local files: 1 MiB chunks keep syscalls few on large objects. */
+export const LOCAL_CHUNK_SIZE = 1024 * 1024;
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+function isMissing(e: unknown): boolean {
+  return MISSING.has((e as NodeJS.ErrnoException)?.code ?? '');
+}
+
+async function statFile(file: string): Promise<fs.Stats | null> {
+  try {
+    const st = await fsp.stat(file);
+    return st.isFile() ? st : null;
+  } catch (e) {
+    if (isMissing(e)) return null;
+    throw e;
+  }
+}
+
+/**
+ * Objects as files under one root directory. Keys are validated so nothing escapes the root; a put
+ * streams into `<root>/.anvil-tmp/` and renames into place, so readers see the old or the new object,
+ * never a part, and concurrent puts to one key leave exactly one of them. Symlinks are never followed
+ * when listing.
+ */
+export class LocalStorage implements Storage {
+  /** The absolute root directory. */
+  readonly root: string;
+
+  constructor(rootDir: string) {
+    this.root = path.resolve(rootDir);
+  }
+
+  /** The absolute file path of `key` (validated), e.g. for sendfile-style serving. */
+  localPath(key: string): string {
+    validateKey(key);
+    const file = path.join(this.root, ...key.split('/'));
+    if (!file.startsWith(this.root + path.sep)) throw new InvalidKeyError(key, 'escapes the storage root');
+    return file;
+  }
+
+  async put(key: string, body: Readable): Promise<{ size: number }> {
+    const dest = this.localPath(key);
+    const tmpDir = path.join(this.root, TEMP_DIR);
+    await fsp.mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomUUID());
+    const out = fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: LOCAL_CHUNK_SIZE });
+    try {
+      await pipeline(body, out);
+      await this.moveInto(tmp, dest);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
+    return { size: out.bytesWritten };
+  }
+
+  /** Renames the finished temp file over `dest`, recreating the directory if a concurrent delete pruned it. */
+  private async moveInto(tmp: string, dest: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      await fsp.mkdir(path.dirname(dest), { recursive: true });
+      try {
+        await fsp.rename(tmp, dest);
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    const file = this.localPath(key);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+    const st = await handle.stat().catch(async (e: unknown) => {
+      await handle.close();
+      throw e;
+    });
+    if (!st.isFile()) {
+      await handle.close();
+      return null;
+    }
+    return handle.createReadStream({ highWaterMark: LOCAL_CHUNK_SIZE });
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    const st = await statFile(this.localPath(key));
+    return st ? { key, size: st.size, lastModified: st.mtime } : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.localPath(key);
+    try {
+      await fsp.unlink(file);
+    } catch (e) {
+      if (isMissing(e) || (e as NodeJS.ErrnoException).code === 'EPERM') return;
+      throw e;
+    }
+    await this.prune(path.dirname(file));
+  }
+
+  /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
+  async deletePrefix(prefix: string): Promise<void> {
+    validatePrefix(prefix);
+    if (prefix === '') throw new InvalidKeyError(prefix, 'refusing to delete every object');
+    if (prefix.endsWith('/')) {
+      const dir = path.join(this.root, ...prefix.slice(0, -1).split('/'));
+      await fsp.rm(dir, { recursive: true, force: true });
+      await this.prune(path.dirname(dir));
+      return;
+    }
+    const keys: string[] = [];
+    for await (const o of this.list(prefix)) keys.push(o.key);
+    for (const key of keys) await this.delete(key);
+  }
+
+  /** Removes empty directories from `dir` up to (not including) the root; stops at the first non-empty one. */
+  private async prune(dir: string): Promise<void> {
+    while (dir.startsWith(this.root + path.sep)) {
+      try {
+        await fsp.rmdir(dir);
+      } catch {
+        return;
+      }
+      dir = path.dirname(dir);
+    }
+  }
+
+  /** Every object whose key starts with `prefix` (string prefix, as on S3), in S3's key order. */
+  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+    validatePrefix(prefix);
+    const slash = prefix.lastIndexOf('/');
+    const base = slash < 0 ? '' : prefix.slice(0, slash);
+    const dir = base ? path.join(this.root, ...base.split('/')) : this.root;
+    yield* this.walk(dir, base, prefix.slice(slash + 1));
+  }
+
+  private async *walk(dir: string, base: string, namePrefix = ''): AsyncGenerator<ObjectInfo> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      if (isMissing(e)) return;
+      throw e;
+    }
+    // A directory sorts as `name/`, which makes the depth-first walk yield keys in full-key order.
+    const items = entries
+      .filter((d) => d.name.startsWith(namePrefix) && !(base === '' && d.name === TEMP_DIR))
+      .map((d) => ({ d, sortKey: d.isDirectory() ? `${d.name}/` : d.name }))
+      .sort((a, b) => compareKeys(a.sortKey, b.sortKey));
+    for (const { d } of items) {
+      const key = base ? `${base}/${d.name}` : d.name;
+      const full = path.join(dir, d.name);
+      if (d.isDirectory()) {
+        yield* this.walk(full, key);
+      } else if (d.isFile()) {
+        const st = await statFile(full);
+        if (st) yield { key, size: st.size, lastModified: st.mtime };
+      }
+    }
+  }
+}
