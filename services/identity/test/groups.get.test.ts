@@ -47,6 +47,8 @@ describe('GET /groups', () => {
     expect(ids(anon.body)).toEqual([pubG.id]);
     const admin = await svc.as({ user: await rootActor(svc) }).get(`/api/v4/groups?search=${tag}`).expect(200);
     expect(ids(admin.body)).toEqual([privG.id, pubG.id, subG.id]);
+    const adminOwn = await svc.as({ user: await rootActor(svc) }).get(`/api/v4/groups?search=${tag}&all_available=false`).expect(200);
+    expect(adminOwn.body).toEqual([]);
   });
 
   it('filters owned and min_access_level', async () => {

@@ -1,5 +1,5 @@
 import { AccessLevel, Actor, Visibility } from '@anvil/auth';
-import { BadRequestError, ForbiddenError, HttpError, ValidationError } from '@anvil/http';
+import { HttpError, ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import type { IdentityContext } from '../deps';
 import { publish } from '../events/publish';
@@ -115,15 +115,4 @@ export async function updateGroup(ctx: IdentityContext, actor: Actor, group: Gro
  */
 export async function deleteGroup(ctx: IdentityContext, group: Group): Promise<void> {
   await ctx.db.transaction(async (trx) => deleteNamespaceTree(trx, ctx.publicUrl, group.id));
-}
-
-/** Refuses when `level` is below `needed` (admins pass). */
-export function authorizeLevel(actor: Actor | null, level: number, needed: number): void {
-  if (actor?.admin) return;
-  if (!actor || level < needed) throw new ForbiddenError();
-}
-
-/** 400 when nothing to change was given (GitLab's `at least one parameter` shape). */
-export function requireSome(input: Record<string, unknown>, names: string[]): void {
-  if (!names.some((n) => input[n] !== undefined)) throw new BadRequestError();
 }

@@ -42,8 +42,8 @@ export class GroupsFinder {
   private byVisibleTo(q: Knex.QueryBuilder) {
     const a = this.actor;
     if (!a) return void q.where('namespaces.visibility', 'public');
-    if (a.admin) return;
-    const allAvailable = this.params.all_available ?? false;
+    const allAvailable = this.params.all_available ?? a.admin;
+    if (a.admin && allAvailable) return;
     if (!allAvailable) return void q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]);
     q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]));
   }

@@ -77,6 +77,7 @@ export const projectStore = {
 
   /** Whether a project in `namespaceId` uses `path` (case-insensitive) or `name`, ignoring `exceptId`. */
   async taken(db: Db, namespaceId: number, name: string | null, path: string | null, exceptId?: number): Promise<{ name: boolean; path: boolean }> {
+    if (name === null && path === null) return { name: false, path: false };
     const rows = (await db('projects')
       .where('namespace_id', namespaceId)
       .modify((q) => exceptId && q.whereNot('id', exceptId))

@@ -54,8 +54,8 @@ export function projectInput(input: Record<string, unknown>): ProjectInput {
 }
 
 /** Serialises a project list: BasicProjectDetails for `simple` or anonymous callers, else ProjectWithAccess. */
-export function presentProjects(projects: Project[], base: string, simple: boolean) {
-  return projects.map((p) => (simple ? toBasicProjectDetails(p, base) : toProjectWithAccess(p, base, effectiveLevel(p) >= Level.MAINTAINER)));
+export function presentProjects(projects: Project[], base: string, simple: boolean, admin: boolean) {
+  return projects.map((p) => (simple ? toBasicProjectDetails(p, base) : toProjectWithAccess(p, base, admin || effectiveLevel(p) >= Level.MAINTAINER)));
 }
 
 /** Projects routes: create, list, read, update, delete. */
@@ -81,7 +81,7 @@ export function projectsRoutes(router: Router, ictx: IdentityContext): void {
     } else {
       rows = await paginate<ProjectRow>(req, res, finder.execute());
     }
-    res.json(presentProjects(rows.map(toProject), c.base, !!input.simple || !c.user));
+    res.json(presentProjects(rows.map(toProject), c.base, !!input.simple || !c.user, !!c.user?.admin));
   });
 
   // GET /projects/:id
