@@ -71,6 +71,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method'], registers: [registry], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5] });
 
   app.use((req, res, next) => {
+    res.json = exactJson;
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const rid = req.get('x-request-id');
@@ -126,6 +127,15 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.use((_req, _res, next) => next(new HttpError(404, { error: '404 Not Found' })));
   app.use(errorHandler(log, opts.errorTranslators ?? []));
   return app;
+}
+
+/**
+ * `res.json` that answers `Content-Type: application/json` exactly, as GitLab does: python-gitlab
+ * compares the header to that string, and express would append `; charset=utf-8`.
+ */
+function exactJson(this: Response, body: unknown): Response {
+  if (!this.get('Content-Type')) this.setHeader('Content-Type', 'application/json');
+  return this.send(Buffer.from(JSON.stringify(body) ?? 'null', 'utf8'));
 }
 
 /** Renders HttpErrors as GitLab bodies; translates known errors; anything else is a logged 500. */

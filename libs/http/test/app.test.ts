@@ -77,6 +77,7 @@ describe('createServiceApp', () => {
     expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['x-request-id']).toBe('abc');
+    expect(r.headers['content-type']).toBe('application/json');
   });
 
   it('validates params with Grape bodies', async () => {
