@@ -8,6 +8,9 @@ import { mountIssueLists } from './routes/issue-lists';
 import { mountLabels } from './routes/labels';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
+import { mountSubscriptions } from './routes/subscriptions';
+import { mountTimeTracking } from './routes/time-tracking';
+import { mountTodos } from './routes/todos';
 
 /** Builds the work-items service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
@@ -28,6 +31,9 @@ export function createApp(deps: ServiceDeps): Express {
       mountLabels(router, routeDeps);
       mountAwardEmoji(router, routeDeps);
       mountEpics(router, routeDeps);
+      mountSubscriptions(router, routeDeps);
+      mountTodos(router, routeDeps);
+      mountTimeTracking(router, routeDeps);
       mountMilestones(router, routeDeps);
     },
   });

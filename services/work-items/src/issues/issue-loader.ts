@@ -21,6 +21,7 @@ interface Bundle {
   iterations: IterationRow[];
   mr_counts: { issue_id: number; n: number }[];
   subscriptions: { issue_id: number; subscribed: boolean }[];
+  commented: number[];
 }
 
 /**
@@ -60,7 +61,9 @@ SELECT
      FROM (SELECT issue_id, count(*)::int AS n FROM merge_request_issues WHERE issue_id IN (SELECT id FROM ids) GROUP BY issue_id) x) AS mr_counts,
   (SELECT coalesce(json_agg(json_build_object('issue_id', s.subscribable_id, 'subscribed', s.subscribed)), '[]')
      FROM subscriptions s WHERE s.user_id = :subscriber AND s.subscribable_type = 'Issue'
-      AND s.subscribable_id IN (SELECT id FROM ids)) AS subscriptions`;
+      AND s.subscribable_id IN (SELECT id FROM ids)) AS subscriptions,
+  (SELECT coalesce(json_agg(DISTINCT n.noteable_id), '[]') FROM notes n WHERE n.author_id = :subscriber AND n.noteable_type = 'Issue'
+      AND NOT n.system AND n.noteable_id IN (SELECT id FROM ids)) AS commented`;
 
 function distinct(values: (number | null)[]): number[] {
   return [...new Set(values.filter((v): v is number => v !== null && v !== undefined))];
@@ -111,6 +114,7 @@ export async function loadIssueViews(db: Db, rows: IssueRow[], opts: LoadOptions
   const iterations = new Map(b.iterations.map((i) => [i.id, i]));
   const mrCounts = new Map(b.mr_counts.map((c) => [c.issue_id, c.n]));
   const subs = new Map(b.subscriptions.map((s) => [s.issue_id, s.subscribed]));
+  const commented = new Set(b.commented);
   const projects = new Map<number, ReferencedProject>(b.projects.map((p) => [p.id, { id: p.id, path: p.path, pathWithNamespace: p.path_with_namespace, namespaceId: p.namespace_id }]));
   if (opts.fallbackProject && !projects.has(opts.fallbackProject.id)) projects.set(opts.fallbackProject.id, opts.fallbackProject);
   const views = rows.map((row): IssueView => {
@@ -127,7 +131,7 @@ export async function loadIssueViews(db: Db, rows: IssueRow[], opts: LoadOptions
       iteration: row.iteration_id ? iterations.get(row.iteration_id) ?? null : null,
       mergeRequestsCount: mrCounts.get(row.id) ?? 0,
     };
-    if (opts.subscriber !== undefined) view.subscribed = subscribedState(row, assigned, subs.get(row.id), opts.subscriber);
+    if (opts.subscriber !== undefined) view.subscribed = subscribedState(row, assigned, subs.get(row.id), opts.subscriber, commented.has(row.id));
     return view;
   });
   const projectPaths = new Map([...projects.values()].map((p) => [p.id, p.pathWithNamespace]));
@@ -137,10 +141,10 @@ export async function loadIssueViews(db: Db, rows: IssueRow[], opts: LoadOptions
 
 /**
  * GitLab's `subscribed?`: an explicit subscription (or unsubscription) wins; otherwise
- * participants (author, assignees) are subscribed.
+ * participants (author, assignees, commenters) are subscribed.
  */
-export function subscribedState(row: IssueRow, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null): boolean {
+export function subscribedState(row: IssueRow, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null, commented = false): boolean {
   if (!userId) return false;
   if (explicit !== undefined) return explicit;
-  return row.author_id === userId || assignees.some((a) => a.id === userId);
+  return row.author_id === userId || assignees.some((a) => a.id === userId) || commented;
 }

@@ -1,0 +1,29 @@
+import { small, Small } from '../support/small';
+
+describe('GET /todos', () => {
+  let s: Small;
+  beforeAll(async () => {
+    s = await small();
+  });
+  afterAll(() => s?.svc.stop());
+
+  it('lists the caller’s pending to-dos, newest first, and hides done ones', async () => {
+    const a = await s.issue({ title: 'A' });
+    const b = await s.issue({ title: 'B' });
+    await s.on(s.guest).post(s.path(a.iid, '/todo')).expect(201);
+    const tb = (await s.on(s.guest).post(s.path(b.iid, '/todo')).expect(201)).body;
+    await s.on(s.reporter).post(s.path(a.iid, '/todo')).expect(201);
+    const res = await s.world.as(s.guest).get('/api/v4/todos').expect(200);
+    expect(res.body.map((t: { body: string }) => t.body)).toEqual(['B', 'A']);
+    expect(res.headers['x-total']).toBe('2');
+    await s.world.as(s.guest).post(`/api/v4/todos/${tb.id}/mark_as_done`).expect(201);
+    expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body.map((t: { body: string }) => t.body)).toEqual(['A']);
+    expect((await s.world.as(s.guest).get('/api/v4/todos?state=done').expect(200)).body.map((t: { body: string }) => t.body)).toEqual(['B']);
+    await s.world.as(s.guest).post('/api/v4/todos/mark_as_done').expect(204);
+    expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body).toEqual([]);
+  });
+
+  it('needs authentication', async () => {
+    await s.world.as(null).get('/api/v4/todos').expect(401);
+  });
+});

@@ -1,0 +1,41 @@
+import { small, Small } from '../support/small';
+
+describe('POST /projects/:id/issues/:issue_iid/subscribe and /unsubscribe', () => {
+  let s: Small;
+  beforeAll(async () => {
+    s = await small();
+  });
+  afterAll(() => s?.svc.stop());
+
+  it('subscribes with 201 and the issue, then 304 with an empty body', async () => {
+    const issue = await s.issue();
+    const first = await s.on(s.guest).post(s.path(issue.iid, '/subscribe')).send({}).expect(201);
+    expect(first.body).toMatchObject({ iid: issue.iid, subscribed: true });
+    const again = await s.on(s.guest).post(s.path(issue.iid, '/subscribe')).send({}).expect(304);
+    expect(again.text).toBe('');
+    expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.subscribed).toBe(true);
+  });
+
+  it('unsubscribes with 201, then 304', async () => {
+    const issue = await s.issue();
+    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).send({}).expect(304);
+    await s.on(s.guest).post(s.path(issue.iid, '/subscribe')).expect(201);
+    const res = await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(201);
+    expect(res.body.subscribed).toBe(false);
+    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(304);
+  });
+
+  it('treats the author as subscribed until they unsubscribe', async () => {
+    const issue = await s.issue();
+    await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(304);
+    await s.on(s.reporter).post(s.path(issue.iid, '/unsubscribe')).expect(201);
+    await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(201);
+  });
+
+  it('needs authentication and a readable issue', async () => {
+    const issue = await s.issue({ confidential: true });
+    await s.on(null).post(s.path(issue.iid, '/subscribe')).expect(401);
+    await s.on(s.outsider).post(s.path(issue.iid, '/subscribe')).expect(404);
+    await s.on(s.outsider).post(s.path(999, '/subscribe')).expect(404);
+  });
+});
