@@ -5,6 +5,7 @@ import type { ServiceDeps } from '@anvil/runtime';
 import { mountAwardEmoji } from './routes/award-emoji';
 import { mountEpics } from './routes/epics';
 import { mountIssueLists } from './routes/issue-lists';
+import { mountIssueNotes } from './routes/issue-notes';
 import { mountLabels } from './routes/labels';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
@@ -34,6 +35,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountSubscriptions(router, routeDeps);
       mountTodos(router, routeDeps);
       mountTimeTracking(router, routeDeps);
+      mountIssueNotes(router, routeDeps);
       mountMilestones(router, routeDeps);
     },
   });

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { AccessLevel } from '@anvil/auth';
+import { ForbiddenError, ValidationError } from '@anvil/http';
+import type { ProjectContext } from '../access/project-context';
+import type { IssueRow } from '../issues/issue-row';
+import { isOwner } from '../issues/policy';
+import { extractQuickActions } from './quick-actions';
+import { insertNote, NoteRow } from './note-store';
+import { canPromote, promoteIssue, promoteMessage } from './promote';
+
+/** GitLab's note body limit. */
+export const MAX_NOTE_BODY = 1_000_000;
+
+/** What creating a note did: the persisted note (none when the body held only commands) and the command results. */
+export interface NoteResult {
+  note: NoteRow | null;
+  commandsChanges: Record<string, unknown>;
+  summary: string[];
+}
+
+export interface NoteInput {
+  body: string;
+  internal: boolean;
+  createdAt?: Date;
+}
+
+/**
+ * Creates a comment on an issue, running its quick actions first (today: `/promote`, which
+ * promotes the issue to an epic when available; otherwise the line stays text). A body of only
+ * commands persists no note. Locked discussions take comments from Reporters and up only.
+ */
+export async function createIssueNote(db: Knex, pc: ProjectContext, issue: IssueRow, input: NoteInput): Promise<NoteResult> {
+  const actor = pc.viewer.user;
+  if (!actor) throw new ForbiddenError();
+  if (input.body.length > MAX_NOTE_BODY) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BODY} characters)`] });
+  if (!input.body.trim()) throw new ValidationError({ note: ["can't be blank"] });
+  if (issue.discussion_locked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
+  const available = new Set(canPromote(pc, issue) ? ['promote'] : []);
+  const { commands, text } = extractQuickActions(input.body, available);
+  return db.transaction(async (trx) => {
+    const result: NoteResult = { note: null, commandsChanges: {}, summary: [] };
+    if (commands.includes('promote')) {
+      await promoteIssue(trx, pc, issue, actor.id);
+      result.commandsChanges.promote_to_epic = true;
+      result.summary.push(promoteMessage(issue));
+    }
+    if (text || !commands.length) {
+      const at = input.createdAt && isOwner(pc) ? { created_at: input.createdAt, updated_at: input.createdAt } : {};
+      result.note = await insertNote(trx, {
+        noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actor.id, body: commands.length ? text : input.body,
+        internal: input.internal, ...at,
+      });
+    }
+    return result;
+  });
+}
