@@ -1,0 +1,60 @@
+import { AccessLevel, type Actor } from '@anvil/auth';
+import { startGateway, type RunningGateway } from '@anvil/gateway';
+import { identityService } from '@anvil/identity';
+import { freePort, startService, TEST_INTERNAL_TOKEN, testKeys, type TestService } from '@anvil/testing';
+import { startRegistry, type Registry } from './helpers';
+
+/** Identity, registry and the real gateway in this process, wired as in production (signed contexts, HTTP). */
+export interface MiniFleet {
+  url: string;
+  identity: TestService;
+  registry: Registry;
+  gateway: RunningGateway;
+  root: Actor;
+  stop(): Promise<void>;
+}
+
+/** Starts the three with the gateway on a known port (so PUBLIC_URL is its own URL). */
+export async function startMiniFleet(registryEnv: Record<string, string> = {}): Promise<MiniFleet> {
+  const identity = await startService(identityService);
+  const registry = await startRegistry({ IDENTITY_URL: identity.url, ...registryEnv });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const gateway = await startGateway({
+    port,
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      GATEWAY_PRIVATE_KEY: testKeys.privateKey,
+      INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
+      IDENTITY_URL: identity.url,
+      REGISTRY_URL: registry.url,
+      CONAN_JWT_SECRET: 'test-conan-secret',
+      LOG_LEVEL: 'silent',
+      AUTH_CACHE_TTL_MS: '0',
+    },
+  });
+  const row = await identity.deps.db('users').where({ username: 'root' }).first();
+  const root: Actor = { id: Number(row.id), username: 'root', name: row.name, admin: true, state: 'active' };
+  return {
+    url,
+    identity,
+    registry,
+    gateway,
+    root,
+    async stop() {
+      await gateway.stop();
+      await registry.stop();
+      await identity.stop();
+    },
+  };
+}
+
+/** A user with a private project of their own and an `api` personal access token, made through identity. */
+export async function userWithProject(f: MiniFleet, username: string, projectPath: string, visibility: 'private' | 'public' = 'private') {
+  const u = await f.identity.as({ user: f.root }).post('/api/v4/users').send({ username, name: username, email: `${username}@example.com`, password: 'S3cure-pass-phrase!', skip_confirmation: true }).expect(201);
+  const user: Actor = { id: u.body.id, username, name: username, admin: false, state: 'active' };
+  const p = await f.identity.as({ user }).post('/api/v4/projects').send({ name: projectPath, path: projectPath, visibility }).expect(201);
+  const t = await f.identity.as({ user: f.root }).post(`/api/v4/users/${user.id}/personal_access_tokens`).send({ name: 'conan', scopes: ['api'] }).expect(201);
+  return { user, projectId: p.body.id as number, fullPath: p.body.path_with_namespace as string, token: t.body.token as string, access: AccessLevel.OWNER };
+}
