@@ -5,7 +5,9 @@ import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
 import { createBus, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
-import { createLogger, Logger } from '@anvil/http';
+import { createLogger, createServiceApp, ErrorTranslator, Logger } from '@anvil/http';
+import type { Router } from 'express';
+import { translatePgError } from '@anvil/db';
 import { createStorage, Storage } from '@anvil/storage';
 
 export type BaseConfig = ConfigOf<typeof serviceSchema>;
@@ -69,6 +71,34 @@ export interface RunningService<C = Record<string, unknown>> {
   server: http.Server;
   deps: ServiceDeps<C>;
   stop(): Promise<void>;
+}
+
+/** What a service adds to the shared app wiring: its public and internal routes. */
+export interface ServiceRoutes {
+  api?: (router: Router) => void;
+  internal?: (router: Router) => void;
+  errorTranslators?: ErrorTranslator[];
+}
+
+/**
+ * A service's express app with the fleet's shared wiring: the deps' verifier, internal token and
+ * logger, readiness that checks the database, and Postgres errors translated to GitLab's 4xx.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Express {
+  return createServiceApp({
+    name: deps.name,
+    verifier: deps.verifier,
+    internalToken: deps.internalToken,
+    logger: deps.log,
+    readiness: async () => {
+      await deps.db.raw('select 1');
+      return true;
+    },
+    errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e)],
+    api: routes.api,
+    internal: routes.internal,
+  });
 }
 
 /** Reads a PEM from env, accepting `\n`-escaped single-line values. */

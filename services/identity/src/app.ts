@@ -1,7 +1,5 @@
 import type { Express } from 'express';
-import { translatePgError } from '@anvil/db';
-import { createServiceApp } from '@anvil/http';
-import type { ServiceDeps } from '@anvil/runtime';
+import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
@@ -18,16 +16,7 @@ export function identityContext(deps: ServiceDeps): IdentityContext {
 /** Builds the identity service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
   const ictx = identityContext(deps);
-  return createServiceApp({
-    name: deps.name,
-    verifier: deps.verifier,
-    internalToken: deps.internalToken,
-    logger: deps.log,
-    readiness: async () => {
-      await deps.db.raw('select 1');
-      return true;
-    },
-    errorTranslators: [(e) => translatePgError(e)],
+  return serviceApp(deps, {
     api: (router) => {
       usersRoutes(router, ictx);
       personalAccessTokensRoutes(router, ictx);

@@ -1,20 +1,7 @@
 import type { Express } from 'express';
-import { translatePgError } from '@anvil/db';
-import { createServiceApp } from '@anvil/http';
-import type { ServiceDeps } from '@anvil/runtime';
+import { serviceApp, ServiceDeps } from '@anvil/runtime';
 
-/** Builds the pipelines service's express app (no I/O here). */
+/** Builds the pipelines service's express app (no I/O here); its API arrives in a later issue. */
 export function createApp(deps: ServiceDeps): Express {
-  return createServiceApp({
-    name: deps.name,
-    verifier: deps.verifier,
-    internalToken: deps.internalToken,
-    logger: deps.log,
-    readiness: async () => {
-      await deps.db.raw('select 1');
-      return true;
-    },
-    errorTranslators: [(e) => translatePgError(e)],
-    api: () => undefined,
-  });
+  return serviceApp(deps, {});
 }
