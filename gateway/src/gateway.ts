@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTEXT_HEADER, ContextSigner, IdentityClient, RequestContext } from '@anvil/auth';
+import { CONTEXT_HEADER, IdentityClient, RequestContext } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
 import { Authenticator, Principal } from './auth';
@@ -13,12 +13,13 @@ import { RateLimiter } from './rate-limit';
 import { Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
+import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
 
 /** What the gateway needs, already built. */
 export interface GatewayDeps {
   config: GatewayConfig;
-  signer: ContextSigner;
+  signer: GatewaySigner;
   identity: IdentityClient;
   upstreams: Record<ServiceName, Upstream>;
   accessLog: AccessLog;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ContextSigner, IdentityClient } from '@anvil/auth';
+import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
 import type { EventBus, Subscription } from '@anvil/events';
 import type { Logger } from '@anvil/http';
@@ -10,6 +10,7 @@ import { Gateway } from './gateway';
 import { createGatewayLogger } from './log';
 import { createUpstream, Upstream } from './proxy';
 import { ServiceName } from './routes';
+import { GatewaySigner } from './signer';
 
 export { configSchema } from './config';
 export type { GatewayConfig } from './config';
@@ -70,9 +71,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const logger = opts.logger ?? createGatewayLogger(config.LOG_LEVEL);
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
+  const signer = new GatewaySigner(privateKey);
   const gateway = new Gateway({
     config,
-    signer: new ContextSigner(privateKey),
+    signer,
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     upstreams: ups,
     accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? process.stdout) : null),
@@ -92,7 +94,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     server.listen(opts.port ?? config.PORT, config.HOST, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  logger.info('listening', { port });
+  logger.info('listening', { port, signer: signer.implementation });
   return {
     url: `http://${config.HOST}:${port}`,
     port,

@@ -1,0 +1,54 @@
+import { createPrivateKey, KeyObject, sign } from 'node:crypto';
+import { CONTEXT_TTL_MS, RequestContext } from '@anvil/auth';
+
+/** The part of libsodium (sodium-native) the signer uses. */
+interface Sodium {
+  crypto_sign_detached(signature: Buffer, message: Buffer, secretKey: Buffer): void;
+  crypto_sign_seed_keypair(publicKey: Buffer, secretKey: Buffer, seed: Buffer): void;
+}
+
+function loadSodium(): Sodium | null {
+  if (process.env.GATEWAY_SODIUM === '0') return null;
+  try {
+    // optional native dependency: about twice as fast as OpenSSL 3's Ed25519 through node:crypto
+    return require('sodium-native') as Sodium;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Signs request contexts exactly as `ContextSigner` in `@anvil/auth` does (same payload, same
+ * deterministic Ed25519 signature, so the output is byte-identical and `ContextVerifier` accepts it),
+ * but with libsodium when it is installed: signing is the largest single CPU cost per request.
+ */
+export class GatewaySigner {
+  private readonly key: KeyObject;
+  private readonly sodium: Sodium | null;
+  private readonly secretKey = Buffer.alloc(64);
+  private readonly signature = Buffer.alloc(64);
+
+  constructor(privateKeyPem: string) {
+    this.key = createPrivateKey(privateKeyPem);
+    if (this.key.asymmetricKeyType !== 'ed25519') throw new Error('GATEWAY_PRIVATE_KEY must be an Ed25519 private key');
+    this.sodium = loadSodium();
+    if (this.sodium) {
+      const seed = Buffer.from(this.key.export({ format: 'jwk' }).d as string, 'base64url');
+      this.sodium.crypto_sign_seed_keypair(Buffer.alloc(32), this.secretKey, seed);
+    }
+  }
+
+  /** Which Ed25519 implementation signs. */
+  get implementation(): 'libsodium' | 'node:crypto' {
+    return this.sodium ? 'libsodium' : 'node:crypto';
+  }
+
+  /** The `x-anvil-context` value for `ctx`, bound to its method and path, valid for CONTEXT_TTL_MS. */
+  sign(ctx: Omit<RequestContext, 'v' | 'exp'> & { exp?: number }): string {
+    const payload = Buffer.from(JSON.stringify({ ...ctx, v: 1, exp: ctx.exp ?? Date.now() + CONTEXT_TTL_MS })).toString('base64url');
+    const message = Buffer.from(payload, 'latin1');
+    if (!this.sodium) return `${payload}.${sign(null, message, this.key).toString('base64url')}`;
+    this.sodium.crypto_sign_detached(this.signature, message, this.secretKey);
+    return `${payload}.${this.signature.toString('base64url')}`;
+  }
+}
