@@ -7,6 +7,7 @@ import { mountEpics } from './routes/epics';
 import { mountIssueLists } from './routes/issue-lists';
 import { mountIssueNotes } from './routes/issue-notes';
 import { mountLabels } from './routes/labels';
+import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
 import { mountSubscriptions } from './routes/subscriptions';
@@ -36,6 +37,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountTodos(router, routeDeps);
       mountTimeTracking(router, routeDeps);
       mountIssueNotes(router, routeDeps);
+      mountMergeRequests(router, routeDeps);
       mountMilestones(router, routeDeps);
     },
   });

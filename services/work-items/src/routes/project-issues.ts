@@ -1,15 +1,16 @@
 import type { Router } from 'express';
-import { ctx, NotFoundError, p, params, UnauthorizedError } from '@anvil/http';
+import { ctx, ForbiddenError, NotFoundError, p, params, UnauthorizedError } from '@anvil/http';
 import { projectContext } from '../access/project-context';
 import { findReadableIssue } from '../issues/issue-access';
 import { createIssue, deleteIssue, updateIssue } from '../issues/issue-service';
-import { findIssueByIid } from '../issues/issue-store';
+import { findIssueById, findIssueByIid } from '../issues/issue-store';
 import { RecordNotFoundError } from '../errors';
 import type { RouteDeps } from './deps';
 import { createIssueParams, toAttributes, updateIssueParams } from './issue-params';
-import { presentIssue } from './present';
+import { presentIssue, presentIssues } from './present';
 
 const iidParam = params({ issue_iid: p.integer().required() });
+const globalIdParam = params({ id: p.integer().required() });
 
 function requireUser(req: Parameters<typeof ctx>[0]): void {
   if (!ctx(req).user) throw new UnauthorizedError();
@@ -23,6 +24,18 @@ export function mountProjectIssues(router: Router, { db }: RouteDeps): void {
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issue_iid);
     res.json(await presentIssue(db, pc, issue));
+  });
+
+  // GET /issues/:id (administrators only)
+  router.get('/issues/:id', async (req, res) => {
+    const c = ctx(req);
+    if (!c.user) throw new UnauthorizedError();
+    if (!c.user.admin) throw new ForbiddenError();
+    const { id } = globalIdParam.parse(req);
+    const issue = await findIssueById(db, id);
+    if (!issue) throw new RecordNotFoundError();
+    const [out] = await presentIssues(db, [issue], { base: c.base.replace(/\/$/, ''), origin: { kind: 'project', id: issue.project_id, namespaceId: -1 }, subscriber: c.user.id });
+    res.json(out);
   });
 
   // POST /projects/:id/issues

@@ -1,0 +1,71 @@
+import type { LabelRow } from '../labels/label-store';
+import type { MergeRequestRow } from '../merge-requests/merge-request-store';
+import type { MilestoneRow } from '../milestones/milestone-store';
+import type { UserRow } from '../read-model/store';
+import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
+import { taskCompletion } from '../issues/tasks';
+import { MilestoneUrls, toMilestone } from './milestone';
+import { toTimeStats } from './time-stats';
+import { toUserBasic } from './user';
+
+/** A merge request with what its entity embeds. */
+export interface MergeRequestView {
+  row: MergeRequestRow;
+  project: ReferencedProject;
+  author: UserRow | null;
+  closedBy: UserRow | null;
+  mergedBy: UserRow | null;
+  assignees: UserRow[];
+  labels: LabelRow[];
+  milestone: MilestoneRow | null;
+}
+
+/** Presentation options: base URL, milestone URLs and the reference origin. */
+export interface MergeRequestOptions extends MilestoneUrls {
+  origin: ReferenceOrigin;
+}
+
+function iso(d: Date | null): string | null {
+  return d ? new Date(d).toISOString() : null;
+}
+
+/** GitLab's `MergeRequestBasic` (the fields a thin merge request can honestly fill). */
+export function toMergeRequestBasic(v: MergeRequestView, o: MergeRequestOptions): Record<string, unknown> {
+  const r = v.row;
+  const assignees = v.assignees.map((u) => toUserBasic(u));
+  const status = r.state === 'opened' ? 'unchecked' : 'not_open';
+  const milestone = v.milestone ? { ...toMilestone(v.milestone, o) } : null;
+  return {
+    id: r.id, iid: r.iid, project_id: r.project_id, title: r.title, description: r.description, state: r.state,
+    created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+    merged_by: toUserBasic(v.mergedBy), merge_user: toUserBasic(v.mergedBy), merged_at: iso(r.merged_at),
+    closed_by: toUserBasic(v.closedBy), closed_at: iso(r.closed_at),
+    target_branch: r.target_branch, source_branch: r.source_branch,
+    user_notes_count: r.user_notes_count, upvotes: r.upvotes, downvotes: r.downvotes,
+    author: toUserBasic(v.author), assignees, assignee: assignees[0] ?? null, reviewers: [],
+    source_project_id: r.source_project_id, target_project_id: r.project_id,
+    labels: v.labels.map((l) => l.title).sort(), draft: r.draft, imported: false, imported_from: 'none', work_in_progress: r.draft,
+    milestone, merge_when_pipeline_succeeds: false, merge_status: status === 'unchecked' ? 'unchecked' : 'cannot_be_merged',
+    detailed_merge_status: status, merge_after: null, sha: r.sha, merge_commit_sha: r.merge_commit_sha, squash_commit_sha: null,
+    discussion_locked: r.discussion_locked, should_remove_source_branch: r.remove_source_branch, force_remove_source_branch: r.remove_source_branch ?? false,
+    prepared_at: iso(r.created_at),
+    reference: `!${r.iid}`,
+    references: references(v.project, r.iid, o.origin, '!'),
+    web_url: `${o.base}/${v.project.pathWithNamespace}/-/merge_requests/${r.iid}`,
+    time_stats: toTimeStats(r), squash: r.squash, squash_on_merge: r.squash,
+    task_completion_status: taskCompletion(r.description), has_conflicts: false, blocking_discussions_resolved: true,
+  };
+}
+
+/** GitLab's `MergeRequest` entity: the basic fields plus diff refs, pipelines (none) and the caller's `can_merge`. */
+export function toMergeRequest(v: MergeRequestView, o: MergeRequestOptions & { canMerge: boolean; subscribed?: boolean }): Record<string, unknown> {
+  const out = toMergeRequestBasic(v, o);
+  if (o.subscribed !== undefined) out.subscribed = o.subscribed;
+  Object.assign(out, {
+    changes_count: null, latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null,
+    pipeline: null, head_pipeline: null,
+    diff_refs: { base_sha: null, head_sha: v.row.sha, start_sha: null },
+    merge_error: null, first_contribution: false, user: { can_merge: o.canMerge },
+  });
+  return out;
+}

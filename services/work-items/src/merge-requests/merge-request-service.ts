@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AccessLevel } from '@anvil/auth';
+import { ForbiddenError, HttpError, MethodNotAllowedError, ValidationError } from '@anvil/http';
+import type { ProjectContext } from '../access/project-context';
+import { resolveAssignees } from '../issues/issue-attributes';
+import type { IssueRow } from '../issues/issue-row';
+import { setIssueState } from '../issues/issue-service';
+import { findIssueByIid, nextInternalId } from '../issues/issue-store';
+import { findOrCreateProjectLabels } from '../labels/label-store';
+import { usableMilestone } from '../milestones/milestone-store';
+import { projectByPath } from '../read-model/store';
+import { closingReferences, IssueRef, issueReferences } from './issue-references';
+import { MergeRequestRow, openDuplicate, setIssueLinks } from './merge-request-store';
+
+/** What create and update accept. */
+export interface MergeRequestAttributes {
+  title?: string;
+  description?: string | null;
+  sourceBranch?: string;
+  targetBranch?: string;
+  assigneeIds?: number[];
+  labels?: string[];
+  milestoneId?: number | null;
+  removeSourceBranch?: boolean;
+  squash?: boolean;
+  discussionLocked?: boolean;
+  stateEvent?: 'close' | 'reopen';
+}
+
+function branchError(message: string): HttpError {
+  return new HttpError(422, { message: [message] });
+}
+
+/** Merge requests need Developer (push) access. */
+function assertDeveloper(pc: ProjectContext): void {
+  if (!pc.viewer.user || pc.level < AccessLevel.DEVELOPER) throw new ForbiddenError();
+}
+
+function draftTitle(title: string): boolean {
+  return /^\s*(\[draft\]|\(draft\)|draft:|draft\s-|\[wip\]|wip:)/i.test(title);
+}
+
+/** The issues a merge request's text refers to: `closes` (closing pattern) win over `mentions`. */
+async function resolveLinks(trx: Knex.Transaction, pc: ProjectContext, mr: Pick<MergeRequestRow, 'title' | 'description'>): Promise<{ issueId: number; type: 'closes' | 'mentions' }[]> {
+  const text = `${mr.title}\n${mr.description ?? ''}`;
+  const closing = closingReferences(text, pc.base);
+  const all = [...closing, ...issueReferences(text, pc.base)];
+  const out = new Map<number, 'closes' | 'mentions'>();
+  for (const ref of all) {
+    const issue = await resolveRef(trx, pc, ref);
+    if (!issue || out.has(issue.id)) continue;
+    out.set(issue.id, closing.includes(ref) ? 'closes' : 'mentions');
+  }
+  return [...out].map(([issueId, type]) => ({ issueId, type }));
+}
+
+async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueRef): Promise<IssueRow | undefined> {
+  const projectId = ref.path === null || ref.path.toLowerCase() === pc.pathWithNamespace.toLowerCase() ? pc.id : (await projectByPath(trx, ref.path))?.id;
+  return projectId ? findIssueByIid(trx, projectId, ref.iid) : undefined;
+}
+
+async function applyAssociations(trx: Knex.Transaction, pc: ProjectContext, mrId: number, attrs: MergeRequestAttributes): Promise<void> {
+  if (attrs.assigneeIds) {
+    await trx('merge_request_assignees').where({ merge_request_id: mrId }).delete();
+    const ids = await resolveAssignees(trx, attrs.assigneeIds);
+    if (ids.length) await trx('merge_request_assignees').insert(ids.map((user_id) => ({ merge_request_id: mrId, user_id })));
+  }
+  if (attrs.labels) {
+    await trx('merge_request_labels').where({ merge_request_id: mrId }).delete();
+    const labels = await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels);
+    if (labels.length) await trx('merge_request_labels').insert(labels.map((l) => ({ merge_request_id: mrId, label_id: l.id })));
+  }
+}
+
+function columns(attrs: MergeRequestAttributes): Partial<MergeRequestRow> {
+  const c: Partial<MergeRequestRow> = {};
+  if (attrs.title !== undefined) Object.assign(c, { title: attrs.title, draft: draftTitle(attrs.title) });
+  if (attrs.description !== undefined) c.description = attrs.description;
+  if (attrs.targetBranch !== undefined) c.target_branch = attrs.targetBranch;
+  if (attrs.removeSourceBranch !== undefined) c.remove_source_branch = attrs.removeSourceBranch;
+  if (attrs.squash !== undefined) c.squash = attrs.squash;
+  if (attrs.discussionLocked !== undefined) c.discussion_locked = attrs.discussionLocked;
+  return c;
+}
+
+/**
+ * Opens a merge request (Developer+): branches must differ and no other open merge request may
+ * join the same branches (GitLab's 422s). Issues its text references are linked, the closing
+ * pattern's ones as `closes`.
+ */
+export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: MergeRequestAttributes & { title: string; sourceBranch: string; targetBranch: string }): Promise<MergeRequestRow> {
+  assertDeveloper(pc);
+  if (!attrs.title.trim()) throw new ValidationError({ title: ["can't be blank"] });
+  if (attrs.sourceBranch === attrs.targetBranch) throw branchError("You can't use same project/branch for source and target");
+  return db.transaction(async (trx) => {
+    const dup = await openDuplicate(trx, pc.id, attrs.sourceBranch, attrs.targetBranch);
+    if (dup) throw branchError(`Another open merge request already exists for this source branch: !${dup.iid}`);
+    const iid = await nextInternalId(trx, 'project', pc.id, 'merge_requests');
+    const milestone = attrs.milestoneId ? (await usableMilestone(trx, pc.id, pc.traversalIds, attrs.milestoneId))?.id ?? null : null;
+    const sha = createHash('sha1').update(`${pc.id}:${attrs.sourceBranch}:${iid}`).digest('hex');
+    const [row] = await trx('merge_requests').insert({
+      ...columns(attrs), project_id: pc.id, iid, source_branch: attrs.sourceBranch, source_project_id: pc.id,
+      author_id: (pc.viewer.user as { id: number }).id, milestone_id: milestone, sha,
+    }).returning('*');
+    await applyAssociations(trx, pc, row.id, attrs);
+    await setIssueLinks(trx, row.id, await resolveLinks(trx, pc, row));
+    return row;
+  });
+}
+
+/** Edits a merge request (Developer+ or its author); relinks issues when the text changed. */
+export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequestRow, attrs: MergeRequestAttributes): Promise<MergeRequestRow> {
+  const uid = pc.viewer.user?.id;
+  if (!uid || (pc.level < AccessLevel.DEVELOPER && mr.author_id !== uid)) throw new ForbiddenError();
+  return db.transaction(async (trx) => {
+    const c = columns(attrs);
+    if (attrs.milestoneId !== undefined) c.milestone_id = attrs.milestoneId ? (await usableMilestone(trx, pc.id, pc.traversalIds, attrs.milestoneId))?.id ?? null : null;
+    if (attrs.stateEvent === 'close' && mr.state === 'opened') Object.assign(c, { state: 'closed', closed_at: new Date(), closed_by_id: uid });
+    if (attrs.stateEvent === 'reopen' && mr.state === 'closed') Object.assign(c, { state: 'opened', closed_at: null, closed_by_id: null });
+    const [row] = await trx('merge_requests').where({ id: mr.id }).update({ ...c, updated_at: new Date() }).returning('*');
+    await applyAssociations(trx, pc, row.id, attrs);
+    if (attrs.title !== undefined || attrs.description !== undefined) await setIssueLinks(trx, row.id, await resolveLinks(trx, pc, row));
+    return row;
+  });
+}
+
+/**
+ * Merges an open merge request (Developer+; anything else is 405) and closes the issues of
+ * this project it closes, on behalf of the merger.
+ */
+export async function mergeMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequestRow): Promise<MergeRequestRow> {
+  assertDeveloper(pc);
+  if (mr.state !== 'opened') throw new MethodNotAllowedError();
+  const uid = (pc.viewer.user as { id: number }).id;
+  return db.transaction(async (trx) => {
+    const mergeSha = createHash('sha1').update(`merge:${mr.id}`).digest('hex');
+    const [row] = await trx('merge_requests').where({ id: mr.id }).update({ state: 'merged', merged_at: new Date(), merged_by_id: uid, merge_commit_sha: mergeSha, updated_at: new Date() }).returning('*');
+    const closes: IssueRow[] = await trx('issues as i').join('merge_request_issues as l', 'l.issue_id', 'i.id')
+      .where({ 'l.merge_request_id': mr.id, 'l.link_type': 'closes', 'i.project_id': pc.id, 'i.state': 'opened' }).select('i.*', trx.raw('i.due_date::text AS due_date'));
+    for (const issue of closes) await setIssueState(trx, issue, 'close', uid);
+    return row;
+  });
+}
