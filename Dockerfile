@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# One image for every Anvil process. Build it once per process:
+#   docker build --build-arg SERVICE=gateway  -t anvil/gateway .
+#   docker build --build-arg SERVICE=registry -t anvil/registry .
+# SERVICE is `gateway` or a directory under services/ (identity, registry, project-transfer,
+# work-items, pipelines, alerting). Configuration comes only from the environment (see DESIGN.md).
+
+# --- manifests: only package.json files and the lockfile, so the install layer below stays cached
+#     until a dependency changes (a source edit changes nothing this stage outputs)
+FROM node:20-slim AS manifests
+WORKDIR /app
+COPY . .
+RUN find . -type f ! -name package.json ! -name pnpm-lock.yaml ! -name pnpm-workspace.yaml -delete \
+ && find . -type d -empty -delete
+
+FROM node:20-slim
+ENV NODE_ENV=production \
+    CI=true \
+    HOST=0.0.0.0 \
+    STORAGE_DIR=/data/files \
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true \
+    npm_config_update_notifier=false \
+    npm_config_cache=/tmp/.npm
+WORKDIR /app
+
+COPY --from=manifests /app ./
+RUN npx --yes pnpm@10.34.9 install --frozen-lockfile --prod=false \
+ && rm -rf /tmp/.npm /root/.npm /root/.cache /root/.local/share/pnpm
+
+COPY . .
+
+# Writable at run time: /tmp (tsx's transpile cache, npx's cache; an emptyDir on Kubernetes, where the
+# root filesystem is read-only) and /data (objects when STORAGE_DRIVER=local).
+RUN mkdir -p /data/files && chown -R node:node /data
+USER node
+
+ARG SERVICE=gateway
+ENV SERVICE=${SERVICE}
+LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
+      org.opencontainers.image.description="Anvil: a GitLab-compatible REST API"
+
+# exec: the process gets SIGTERM directly and shuts down cleanly
+CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then exec npx tsx gateway/src/main.ts; else exec npx tsx \"services/$SERVICE/src/main.ts\"; fi"]
