@@ -1,0 +1,258 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { generateEnv } from '../scripts/gen-env';
+import {
+  BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
+  envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, urlVar, type Doc, type EnvVar,
+} from './manifests';
+
+const { kustomization, docs } = loadBase();
+
+function deployment(name: string): Doc {
+  const d = find(docs, 'Deployment', name);
+  if (!d) throw new Error(`no Deployment ${name}`);
+  return d;
+}
+
+function envValue(container: { env?: EnvVar[] }, name: string): string | undefined {
+  return container.env?.find((e) => e.name === name)?.value;
+}
+
+describe('Kubernetes base (deploy/k8s/base)', () => {
+  it('lists every manifest file of the directory in kustomization.yaml', () => {
+    const files = fs.readdirSync(BASE_DIR).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    expect([...kustomization.resources].sort()).toEqual(files.sort());
+  });
+
+  it.each(PROCESSES)('%s has a Deployment, a Service on its port and an HPA (autoscaling/v2, CPU 70%%)', (name) => {
+    const dep = deployment(name);
+    const labels = dep.spec.template.metadata.labels;
+    expect(dep.spec.selector.matchLabels).toEqual(expect.objectContaining({ 'app.kubernetes.io/name': name }));
+    expect(labels).toEqual(expect.objectContaining(dep.spec.selector.matchLabels));
+    expect(containerOf(dep).image).toBe(`anvil/${name}`);
+
+    const svc = find(docs, 'Service', name)!;
+    expect(svc).toBeDefined();
+    expect(labels).toEqual(expect.objectContaining(svc.spec.selector));
+    expect(svc.spec.ports).toEqual([expect.objectContaining({ port: PORTS[name], targetPort: 'http' })]);
+
+    const hpa = find(docs, 'HorizontalPodAutoscaler', name)!;
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(1);
+    expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+    expect(hpa.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+    ]);
+  });
+
+  it.each(PROCESSES)('%s listens on PORT and is probed on /-/readiness and /-/liveness there', (name) => {
+    const c = containerOf(deployment(name));
+    expect(c.ports).toEqual([{ name: 'http', containerPort: PORTS[name], protocol: 'TCP' }]);
+    expect(envValue(c, 'PORT')).toBe(String(PORTS[name]));
+    const onPort = (port: string | number) => port === 'http' || port === PORTS[name];
+    expect(c.readinessProbe.httpGet.path).toBe('/-/readiness');
+    expect(onPort(c.readinessProbe.httpGet.port)).toBe(true);
+    expect(c.livenessProbe.httpGet.path).toBe('/-/liveness');
+    expect(onPort(c.livenessProbe.httpGet.port)).toBe(true);
+    if (c.startupProbe) expect(onPort(c.startupProbe.httpGet.port)).toBe(true);
+  });
+
+  it.each(PROCESSES)('%s has CPU and memory requests and limits and runs as non-root', (name) => {
+    const dep = deployment(name);
+    const { requests, limits } = containerOf(dep).resources;
+    expect(Object.keys(requests).sort()).toEqual(['cpu', 'memory']);
+    expect(Object.keys(limits).sort()).toEqual(['cpu', 'memory']);
+    expect(dep.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+  });
+
+  it.each(PROCESSES)('%s gets only env vars its config reads', (name) => {
+    const names = envNamesOf(containerOf(deployment(name)), docs);
+    const reads = readsOf(name);
+    expect(names.filter((n) => !reads.has(n))).toEqual([]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it.each(SERVICES)('%s loads anvil-config and anvil-secrets and gets everything boot requires', (name) => {
+    const c = containerOf(deployment(name));
+    expect(c.envFrom).toEqual([{ configMapRef: { name: 'anvil-config' } }, { secretRef: { name: 'anvil-secrets' } }]);
+    const names = envNamesOf(c, docs);
+    for (const required of ['DATABASE_URL', 'AMQP_URL', 'GATEWAY_PUBLIC_KEY', 'INTERNAL_API_TOKEN', 'HOST', 'PORT', 'IDENTITY_URL', 'STORAGE_DRIVER', 'PUBLIC_URL']) {
+      expect(names).toContain(required);
+    }
+  });
+
+  it('the gateway gets its private key, the internal token and one URL per service, naming that Service', () => {
+    const c = containerOf(deployment('gateway'));
+    const names = envNamesOf(c, docs);
+    for (const required of ['GATEWAY_PRIVATE_KEY', 'INTERNAL_API_TOKEN', 'HOST', 'PORT', 'PUBLIC_URL', 'AMQP_URL', 'CONAN_JWT_SECRET']) {
+      expect(names).toContain(required);
+    }
+    for (const s of SERVICES) expect(envValue(c, urlVar(s))).toBe(`http://${s}:${PORTS[s]}`);
+  });
+
+  it('resolves every key reference, and every ConfigMap and Secret key reaches a container', () => {
+    const used = new Set<string>();
+    for (const name of PROCESSES) {
+      const c = containerOf(deployment(name));
+      for (const [kind, ref, key] of keyRefsOf(c)) {
+        expect([kind, ref, find(docs, kind, ref) && keysOf(find(docs, kind, ref)!).includes(key)]).toEqual([kind, ref, true]);
+        used.add(`${kind}/${ref}/${key}`);
+      }
+      for (const from of c.envFrom ?? []) {
+        const kind = from.configMapRef ? 'ConfigMap' : 'Secret';
+        const ref = (from.configMapRef ?? from.secretRef).name;
+        for (const key of keysOf(find(docs, kind, ref)!)) used.add(`${kind}/${ref}/${key}`);
+      }
+    }
+    const defined = docs
+      .filter((d) => d.kind === 'ConfigMap' || d.kind === 'Secret')
+      .flatMap((d) => keysOf(d).map((k) => `${d.kind}/${d.metadata.name}/${k}`));
+    expect(defined.filter((k) => !used.has(k))).toEqual([]);
+    expect(find(docs, 'ConfigMap', 'anvil-config')).toBeDefined();
+    expect(find(docs, 'Secret', 'anvil-secrets')).toBeDefined();
+  });
+
+  it('ships only placeholder secrets, each marked change-me (or empty)', () => {
+    const secrets = docs.filter((d) => d.kind === 'Secret');
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const s of secrets) {
+      expect(s.data).toBeUndefined();
+      for (const value of Object.values(s.stringData as Record<string, string>)) {
+        expect(value === '' || value.includes('change-me')).toBe(true);
+      }
+    }
+  });
+
+  it('routes all Ingress traffic to the gateway Service without a body size limit', () => {
+    const ingress = find(docs, 'Ingress', 'anvil')!;
+    expect(ingress.apiVersion).toBe('networking.k8s.io/v1');
+    expect(ingress.spec.rules).toEqual([
+      { http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'http' } } } }] } },
+    ]);
+    expect(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size']).toBe('0');
+  });
+});
+
+describe('Kubernetes example overlay (deploy/k8s/overlays/example)', () => {
+  const overlay = readYaml(path.join(OVERLAY_DIR, 'kustomization.yaml'));
+
+  it('builds on the base and pins an image tag for every process', () => {
+    expect(overlay.resources).toContain('../../base');
+    for (const r of overlay.resources) expect(fs.existsSync(path.join(OVERLAY_DIR, r))).toBe(true);
+    const images = overlay.images.map((i: { name: string }) => i.name).sort();
+    expect(images).toEqual(PROCESSES.map((p) => containerOf(deployment(p)).image).sort());
+    for (const i of overlay.images) expect(i.newTag).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('sets replicas of Deployments that exist', () => {
+    expect(overlay.replicas.length).toBeGreaterThan(0);
+    for (const r of overlay.replicas) expect(find(docs, 'Deployment', r.name)).toBeDefined();
+  });
+
+  it('patches apply to the base and give the Ingress the host anvil.example.com', () => {
+    const patched = new Map<string, Doc>();
+    for (const p of overlay.patches) {
+      const target = find(docs, p.target.kind, p.target.name);
+      expect(target).toBeDefined();
+      patched.set(`${p.target.kind}/${p.target.name}`, applyPatch(target!, yaml.load(p.patch) as never));
+    }
+    const ingress = patched.get('Ingress/anvil')!;
+    expect(ingress.spec.rules[0].host).toBe('anvil.example.com');
+    expect(ingress.spec.tls).toEqual([{ hosts: ['anvil.example.com'], secretName: 'anvil-tls' }]);
+    expect(patched.get('ConfigMap/anvil-config')!.data.PUBLIC_URL).toBe('https://anvil.example.com');
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const { text, services } = loadCompose();
+
+  it('runs postgres:15, rabbitmq:3-management, minio and a bucket creator', () => {
+    expect(services.postgres.image).toBe('postgres:15');
+    expect(services.rabbitmq.image).toBe('rabbitmq:3-management');
+    expect(services.minio.image).toMatch(/^minio\/minio:/);
+    expect(services['create-bucket'].depends_on.minio.condition).toBe('service_healthy');
+  });
+
+  it.each(PROCESSES)('%s: built from its SERVICE arg, env read by its config, health-checked on /-/readiness at PORT', (name) => {
+    const svc = services[name];
+    expect(svc.build.args).toEqual({ SERVICE: name });
+    const env = composeEnv(svc);
+    const reads = readsOf(name);
+    expect(Object.keys(env).filter((n) => !reads.has(n))).toEqual([]);
+    expect(env.PORT).toBe(String(PORTS[name]));
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(svc.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${PORTS[name]}/-/readiness`);
+  });
+
+  it.each(SERVICES)('%s uses Postgres, RabbitMQ and MinIO, and starts after them', (name) => {
+    const env = composeEnv(services[name]);
+    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/anvil:.*@postgres:5432\/anvil$/);
+    expect(env.AMQP_URL).toMatch(/^amqp:\/\/anvil:.*@rabbitmq:5672$/);
+    expect(env).toEqual(expect.objectContaining({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }));
+    expect(env.IDENTITY_URL).toBe('http://identity:7101');
+    for (const k of ['GATEWAY_PUBLIC_KEY', 'INTERNAL_API_TOKEN']) expect(env[k]).toBeTruthy();
+    expect(services[name].depends_on['create-bucket'].condition).toBe('service_completed_successfully');
+  });
+
+  it('the gateway publishes 8080 and reaches every service by its compose name', () => {
+    const gw = services.gateway;
+    expect(gw.ports).toEqual(['8080:8080']);
+    const env = composeEnv(gw);
+    for (const s of SERVICES) {
+      expect(env[urlVar(s)]).toBe(`http://${s}:${PORTS[s]}`);
+      expect(gw.depends_on[s].condition).toBe('service_healthy');
+    }
+    expect(env.GATEWAY_PRIVATE_KEY).toBeTruthy();
+  });
+
+  it('the bucket creator reads only storage settings', () => {
+    const env = Object.keys(composeEnv(services['create-bucket']));
+    expect(env.filter((n) => !SHARED_READS.has(n) || !/^(STORAGE_|S3_)/.test(n))).toEqual([]);
+    expect(services['create-bucket'].command.join(' ')).toBe('npx tsx deploy/scripts/ensure-bucket.ts');
+    expect(fs.existsSync(path.join(ROOT, 'deploy/scripts/ensure-bucket.ts'))).toBe(true);
+  });
+
+  it('every variable it requires from .env is one gen-env.ts writes', () => {
+    const generated = new Set([...generateEnv().matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    const required = [...text.matchAll(/\$\{([A-Z_][A-Z0-9_]*)(:?[-?][^}]*)?\}/g)]
+      .filter((m) => !m[2]?.replace(/^:/, '').startsWith('-'))
+      .map((m) => m[1]);
+    expect(required.length).toBeGreaterThan(0);
+    expect([...new Set(required)].filter((n) => !generated.has(n))).toEqual([]);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+
+  it('pins pnpm, installs from the lockfile and runs as a non-root user', () => {
+    expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
+    expect(dockerfile).toContain('pnpm@10.34.9 install --frozen-lockfile --prod=false');
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^ARG SERVICE/m);
+  });
+
+  it.each(PROCESSES)('has an entry point for %s', (name) => {
+    const entry = name === 'gateway' ? 'gateway/src/main.ts' : `services/${name}/src/main.ts`;
+    expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
+    expect(dockerfile).toContain(name === 'gateway' ? 'npx tsx gateway/src/main.ts' : 'npx tsx \\"services/$SERVICE/src/main.ts\\"');
+  });
+});
+
+describe('deploy/scripts/gen-env.ts', () => {
+  function parse(env: string): Record<string, string> {
+    return Object.fromEntries([...env.matchAll(/^([A-Z_]+)='([^']*)'$/gm)].map((m) => [m[1], m[2].replace(/\\n/g, '\n')]));
+  }
+
+  it('writes a matching Ed25519 key pair and different secrets on every run', () => {
+    const a = parse(generateEnv());
+    const b = parse(generateEnv());
+    const signature = crypto.sign(null, Buffer.from('ctx'), crypto.createPrivateKey(a.GATEWAY_PRIVATE_KEY));
+    expect(crypto.verify(null, Buffer.from('ctx'), crypto.createPublicKey(a.GATEWAY_PUBLIC_KEY), signature)).toBe(true);
+    for (const k of Object.keys(a)) expect([k, a[k]]).not.toEqual([k, b[k]]);
+    for (const k of ['POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD', 'MINIO_ROOT_PASSWORD']) expect(a[k]).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+  });
+});
