@@ -7,7 +7,8 @@ export interface ObjectInfo {
 }
 
 /**
- * Streaming object storage. Keys are `/`-separated relative paths (no `..`, no leading `/`).
+ * Streaming object storage. Keys are `/`-separated relative paths (no `..`, no leading `/`); every
+ * operation throws InvalidKeyError for a key that breaks the rules (see `validateKey`).
  * No operation holds a whole object in memory.
  */
 export interface Storage {
@@ -15,10 +16,12 @@ export interface Storage {
   put(key: string, body: Readable, opts?: { contentType?: string }): Promise<{ size: number }>;
   /** A stream of the object, or null when it does not exist. */
   get(key: string): Promise<Readable | null>;
+  /** Size and modification time, or null when the object does not exist. */
   head(key: string): Promise<ObjectInfo | null>;
   /** Deletes one object; no error when it is missing. */
   delete(key: string): Promise<void>;
-  /** Deletes every object under a prefix. */
+  /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
   deletePrefix(prefix: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (a plain string prefix, as on S3), in UTF-8 byte order of keys. */
   list(prefix: string): AsyncIterable<ObjectInfo>;
 }
