@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/stream/run.ts            # 500 MB
  *   STREAM_MB=1024 npx tsx bench/stream/run.ts
+ *   STREAM_THROTTLE_MBPS=50 npx tsx bench/stream/run.ts   # a slow upstream: backpressure must hold
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -16,6 +17,7 @@ import { loggedPort, memoryOf, startNodeProcess, stopProcess } from '../gateway/
 const MB = 1024 * 1024;
 const TOTAL = Number(process.env.STREAM_MB ?? 500) * MB;
 const LIMIT_MB = 150;
+const THROTTLE = Number(process.env.STREAM_THROTTLE_MBPS ?? 0);
 
 /** A real service (`createServiceApp`) whose upload route hashes and discards the body. */
 async function startSink(publicKey: string): Promise<{ server: http.Server; url: string }> {
@@ -30,6 +32,10 @@ async function startSink(publicKey: string): Promise<{ server: http.Server; url:
         req.on('data', (c: Buffer) => {
           bytes += c.length;
           hash.update(c);
+          if (THROTTLE > 0) {
+            req.pause();
+            setTimeout(() => req.resume(), (c.length / (THROTTLE * MB)) * 1000);
+          }
         });
         req.on('end', () => res.json({ bytes, md5: hash.digest('hex'), rid: ctx(req).rid }));
       });

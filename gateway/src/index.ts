@@ -106,7 +106,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
         server.closeAllConnections();
       });
       gateway.stop();
-      for (const u of Object.values(ups)) u.agent.destroy();
+      await Promise.all(Object.values(ups).map((u) => u.pool.destroy()));
       await sub?.close().catch(() => undefined);
       await ownBus?.close();
     },

@@ -1,30 +1,26 @@
-import http, { IncomingMessage, ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { INTERNAL_HEADER_PREFIX } from '@anvil/auth';
 
-/** One upstream service: where it listens and the keep-alive agent its requests share. */
+/** One upstream service: where it listens and the keep-alive connection pool its requests share. */
 export interface Upstream {
   name: string;
-  protocol: 'http:' | 'https:';
-  hostname: string;
-  port: number;
   /** `host:port` for the Host header. */
   host: string;
-  agent: http.Agent;
+  pool: Pool;
 }
 
-/** An upstream for `url`, with a keep-alive agent sized for a busy gateway. */
+/**
+ * An upstream for `url`: undici's pool (keep-alive, no pipelining, generous connection count).
+ * undici's dispatcher costs about a third less CPU per request than `http.request`.
+ */
 export function createUpstream(name: string, url: string): Upstream {
   const u = new URL(url);
-  const secure = u.protocol === 'https:';
-  const opts: http.AgentOptions = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: 1024, maxFreeSockets: 256, scheduling: 'lifo' };
   return {
     name,
-    protocol: secure ? 'https:' : 'http:',
-    hostname: u.hostname,
-    port: Number(u.port || (secure ? 443 : 80)),
     host: u.host,
-    agent: secure ? new https.Agent(opts) : new http.Agent(opts),
+    pool: new Pool(u.origin, { connections: 1024, pipelining: 1, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }),
   };
 }
 
@@ -51,7 +47,7 @@ export interface ForwardSpec {
   contextHeader: string;
   /** Pass `Authorization` through (registry and alert integration routes). */
   keepAuthorization: boolean;
-  /** Idle time (ms) after which the upstream exchange is cut. */
+  /** Idle time (ms) waiting for the upstream's headers, or between its body chunks. */
   timeoutMs: number;
   /** Called with the upstream's status once its response starts. */
   onResponse?: (status: number) => void;
@@ -85,64 +81,77 @@ function requestHeaders(req: IncomingMessage, spec: ForwardSpec): string[] {
 }
 
 /** The upstream's response headers for the client: hop-by-hop dropped, security headers set. */
-function responseHeaders(up: IncomingMessage, requestId: string): string[] {
-  const raw = up.rawHeaders;
+function responseHeaders(headers: IncomingHttpHeaders, requestId: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!DROP_RESPONSE.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
+  for (const name in headers) {
+    const v = headers[name];
+    if (v === undefined || DROP_RESPONSE.has(name)) continue;
+    if (Array.isArray(v)) for (const one of v) out.push(name, one);
+    else out.push(name, v);
   }
   out.push('X-Frame-Options', 'SAMEORIGIN', 'X-Content-Type-Options', 'nosniff', 'X-Request-Id', requestId);
   return out;
 }
 
-/**
- * Streams `req` to the upstream and its response back, with backpressure both ways (pipe).
- * `onError` answers when the upstream cannot be reached (or stays idle past the timeout) before a
- * response started; after that an upstream failure cuts the client's connection. A client that goes
- * away aborts the upstream request.
- */
-export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: (timedOut: boolean) => void): void {
-  const { upstream } = spec;
-  const mod = upstream.protocol === 'https:' ? https : http;
-  const upReq = mod.request({
-    protocol: upstream.protocol,
-    hostname: upstream.hostname,
-    port: upstream.port,
-    agent: upstream.agent,
-    method: req.method,
-    path: spec.path,
-    headers: requestHeaders(req, spec) as unknown as http.OutgoingHttpHeaders,
-    setHost: false,
-  });
-  let responded = false;
-  let timedOut = false;
-  upReq.setTimeout(spec.timeoutMs, () => {
-    timedOut = true;
-    upReq.destroy(new Error('upstream timeout'));
-  });
-  upReq.on('response', (upRes) => {
-    responded = true;
-    spec.onResponse?.(upRes.statusCode ?? 502);
-    res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, responseHeaders(upRes, spec.requestId));
-    upRes.pipe(res);
-    upRes.on('error', () => res.destroy());
-    upRes.on('aborted', () => res.destroy());
-  });
-  upReq.on('error', () => {
-    req.unpipe(upReq);
-    if (!responded && !res.headersSent) onError(timedOut);
-    else res.destroy();
-  });
-  req.on('error', () => upReq.destroy());
-  res.on('close', () => {
-    if (!res.writableFinished) upReq.destroy();
-  });
-  if (hasBody(req)) req.pipe(upReq);
-  else upReq.end();
-}
-
-/** Whether the request carries a body (a length or chunked); bodiless requests skip the pipe. */
+/** Whether the request carries a body (a length or chunked); bodiless requests send none upstream. */
 function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
+}
+
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * Streams `req` to the upstream and its response back, with backpressure both ways (undici reads
+ * the request stream as the socket drains; the response pauses while the client is slow).
+ * `onError` answers when the upstream fails (or stays idle past the timeout) before a response
+ * started; after that an upstream failure cuts the client's connection. A client that goes away
+ * aborts the upstream request.
+ */
+export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: (timedOut: boolean) => void): void {
+  let controller: Dispatcher.DispatchController | null = null;
+  let settled = false;
+  let clientGone = false;
+  res.on('close', () => {
+    if (settled || res.writableFinished) return;
+    clientGone = true;
+    controller?.abort(new Error('client closed the connection'));
+  });
+  const handler: Dispatcher.DispatchHandler = {
+    onRequestStart(c) {
+      controller = c;
+      if (clientGone) c.abort(new Error('client closed the connection'));
+    },
+    onResponseStart(c, status, headers, statusMessage) {
+      spec.onResponse?.(status);
+      res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
+    },
+    onResponseData(c, chunk) {
+      if (!res.write(chunk)) {
+        c.pause();
+        res.once('drain', () => c.resume());
+      }
+    },
+    onResponseEnd() {
+      settled = true;
+      res.end();
+    },
+    onResponseError(_c, err) {
+      settled = true;
+      if (clientGone) return;
+      if (!res.headersSent) onError(TIMEOUTS.has((err as { code?: string }).code ?? ''));
+      else res.destroy();
+    },
+  };
+  spec.upstream.pool.dispatch(
+    {
+      path: spec.path,
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers: requestHeaders(req, spec),
+      body: hasBody(req) ? req : null,
+      headersTimeout: spec.timeoutMs,
+      bodyTimeout: spec.timeoutMs,
+    },
+    handler,
+  );
 }
