@@ -13,6 +13,8 @@ describe('extractQuickActions', () => {
     ['/label ~bug', [], '/label ~bug'],
     ['```\n/promote\n```', [], '```\n/promote\n```'],
     ['/promote\n/promote', ['promote'], ''],
+    ['/PROMOTE', ['promote'], ''],
+    ['x \n /promote', [], 'x \n /promote'],
   ])('%j', (body, commands, text) => {
     expect(extractQuickActions(body, promote)).toEqual({ commands, text });
   });
