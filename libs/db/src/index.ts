@@ -93,9 +93,25 @@ class ListSource implements Knex.MigrationSource<Migration> {
   }
 }
 
-/** Runs the service's migrations, keeping knex's migration tables in the service's schema. */
+interface PgConn {
+  query(sql: string, params: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Runs the service's migrations, keeping knex's migration tables in the service's schema. Replicas
+ * starting together queue on a session advisory lock, so the losers wait and then find nothing to do
+ * (instead of failing on knex's migration lock and crash-looping).
+ */
 export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
-  await db.migrate.latest({ schemaName: schema, tableName: 'knex_migrations', migrationSource: new ListSource(migrations) });
+  const conn = (await db.client.acquireConnection()) as PgConn;
+  const key = `anvil-migrate-${schema}`;
+  try {
+    await conn.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+    await db.migrate.latest({ schemaName: schema, tableName: 'knex_migrations', migrationSource: new ListSource(migrations) });
+  } finally {
+    await conn.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);
+    await db.client.releaseConnection(conn);
+  }
 }
 
 /** Rolls back every migration (tests of `down`). */

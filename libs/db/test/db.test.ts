@@ -110,6 +110,20 @@ describe('libs/db against a real Postgres', () => {
     expect(r.headers['x-next-page']).toBe('2');
   });
 
+  it('lets replicas migrate at the same time: one applies, the others wait and find nothing to do', async () => {
+    const c = uniqueName('dbr');
+    await ensureSchema({ url: url(), schema: c, role: false });
+    const replicas = [0, 1, 2].map(() => createDb({ url: url(), schema: c, role: false }));
+    try {
+      await Promise.all(replicas.map((r) => migrate(r, c, migrations)));
+      const applied = await replicas[0]('knex_migrations').select('name');
+      expect(applied).toEqual([{ name: '20261122000001_create_things' }]);
+    } finally {
+      await Promise.all(replicas.map((r) => r.destroy()));
+      await dropSchema({ url: url(), schema: c, role: false });
+    }
+  });
+
   it('rolls every migration back', async () => {
     const c = uniqueName('dbc');
     await ensureSchema({ url: url(), schema: c, role: false });
