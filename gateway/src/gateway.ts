@@ -8,9 +8,9 @@ import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { registryJwtSecret } from './jwt';
-import { forward, Upstream } from './proxy';
+import { forward, ForwardSpec, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
-import { Refusal, RefusalError, refusals } from './refusals';
+import { refuse, Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
@@ -34,6 +34,15 @@ interface Trace {
   service: ServiceName | null;
 }
 
+type Forwardable = Extract<Target, { kind: 'api' | 'alert' }>;
+
+/** Who the request acts as and what its `:id` resolved to. */
+interface Prepared {
+  principal: Principal;
+  scope: Resolution;
+}
+
+const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BIG_BODY = 64 * 1024;
 
@@ -106,23 +115,37 @@ export class Gateway {
     }
   }
 
-  private async proxy(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Extract<Target, { kind: 'api' | 'alert' }>): Promise<void> {
+  private async proxy(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable): Promise<void> {
     trace.service = target.service;
+    const prepared = target.kind === 'api' ? await this.prepareApi(req, trace, target) : await this.prepareAlert(target);
+    this.dispatch(req, res, trace, target, prepared);
+  }
+
+  /** API routes: authenticate (scopes, sudo), rate limit, resolve `:id`. Refusals are thrown. */
+  private async prepareApi(req: IncomingMessage, trace: Trace, target: Extract<Target, { kind: 'api' }>): Promise<Prepared> {
+    const principal = await this.auth.authenticate({
+      method: req.method ?? 'GET',
+      headers: req.headers,
+      query: new QueryParams(target.query),
+      registry: target.route.auth === 'registry',
+      area: target.segs[0],
+    });
+    trace.user = principal.user?.id ?? null;
+    const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
+    if (limited) refuse(limited);
+    return { principal, scope: await this.resolver.resolve(target.route, target.segs, principal.user) };
+  }
+
+  /** Alert endpoints: the integration key is the alerting service's to check; the project must exist. */
+  private async prepareAlert(target: Extract<Target, { kind: 'alert' }>): Promise<Prepared> {
+    const project = await this.resolver.project(target.projectPath, null);
+    if (!project) refuse(refusals.messageNotFound());
+    return { principal: ANONYMOUS, scope: { project } };
+  }
+
+  /** Signs the context for the forwarded method and path, and streams the request upstream. */
+  private dispatch(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable, { principal, scope }: Prepared): void {
     const method = req.method ?? 'GET';
-    const query = new QueryParams(target.query);
-    let principal: Principal = { user: null, scopes: [], auth: 'none' };
-    let scope: Resolution;
-    if (target.kind === 'api') {
-      principal = await this.auth.authenticate({ method, headers: req.headers, query, registry: target.route.auth === 'registry', area: target.segs[0] });
-      trace.user = principal.user?.id ?? null;
-      const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
-      if (limited) return this.send(req, res, trace, limited);
-      scope = await this.resolver.resolve(target.route, target.segs, principal.user);
-    } else {
-      const project = await this.resolver.project(target.projectPath, null);
-      if (!project) return this.send(req, res, trace, refusals.messageNotFound());
-      scope = { project };
-    }
     const path = target.forwardPath(scope.project?.id);
     const ctx: Omit<RequestContext, 'v' | 'exp'> = {
       rid: trace.rid,
@@ -139,21 +162,18 @@ export class Gateway {
     };
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
-    forward(
-      req,
-      res,
-      {
-        upstream: this.deps.upstreams[target.service],
-        path,
-        requestId: trace.rid,
-        context: this.deps.signer.sign(ctx),
-        contextHeader: CONTEXT_HEADER,
-        timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
-        keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
-        onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
-      },
-      (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()),
-    );
+    const spec: ForwardSpec = {
+      upstream: this.deps.upstreams[target.service],
+      path,
+      requestId: trace.rid,
+      context: this.deps.signer.sign(ctx),
+      contextHeader: CONTEXT_HEADER,
+      timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
+      keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
+      // identity changed something through us: drop cached tokens and scopes before the client hears back
+      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
+    };
+    forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
   }
 
   private local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): void {
