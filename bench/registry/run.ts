@@ -1,0 +1,103 @@
+/**
+ * Registry throughput and latency: upload then download files of 1 KB, 1 MB, 100 MB and 1 GB through
+ * the gateway (MB/s, peak RSS of gateway and registry), ping and authenticate latency at a fixed rate,
+ * and the same against Conan's reference server when CONAN2_SRC names a conan-io/conan checkout.
+ * Usage: npx tsx bench/registry/run.ts  (env: BENCH_SIZES, BENCH_RATE, BENCH_SECONDS, BENCH_TARGETS)
+ */
+import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { getDiscard, openLoop, putFile } from './http-client';
+import { mb, peakRss, resetPeak } from './proc';
+import { startAnvil, startConanServer, type Target } from './targets';
+
+const SIZES: Record<string, [number, number]> = { '1K': [1024, 300], '1M': [1 << 20, 50], '100M': [100 << 20, 3], '1G': [1 << 30, 2] };
+
+async function ensureFile(label: string, size: number): Promise<string> {
+  const dir = path.join(tmpdir(), 'anvil-bench-files');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `file-${label}`);
+  if (existsSync(file) && statSync(file).size === size) return file;
+  const block = Buffer.alloc(1 << 20);
+  for (let i = 0; i < block.length; i++) block[i] = (i * 2654435761) >>> 24;
+  const out = createWriteStream(file);
+  for (let left = size; left > 0; left -= block.length) {
+    if (!out.write(block.subarray(0, Math.min(left, block.length)))) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
+  return file;
+}
+
+function peaks(t: Target): string {
+  return Object.entries(t.pids).map(([k, pid]) => `${k} ${mb(peakRss(pid))} MB`).join(', ');
+}
+
+async function throughput(t: Target, label: string, size: number, reps: number) {
+  const file = await ensureFile(label, size);
+  for (const pid of Object.values(t.pids)) resetPeak(pid);
+  let start = performance.now();
+  for (let i = 0; i < reps; i++) {
+    const s = await putFile(t.fileUrl, file, t.headers);
+    if (s !== 200 && s !== 201) throw new Error(`${t.name}: upload answered ${s}`);
+  }
+  const up = (size * reps) / 1e6 / ((performance.now() - start) / 1000);
+  start = performance.now();
+  for (let i = 0; i < reps; i++) {
+    const r = await getDiscard(t.fileUrl, t.headers);
+    if (r.status !== 200 || r.bytes !== size) throw new Error(`${t.name}: download answered ${r.status} with ${r.bytes} bytes`);
+  }
+  const down = (size * reps) / 1e6 / ((performance.now() - start) / 1000);
+  return { label, reps, up, down, upOps: (up * 1e6) / size, downOps: (down * 1e6) / size, rss: peaks(t) };
+}
+
+async function bench(t: Target, sizes: string[], rate: number, seconds: number): Promise<void> {
+  console.log(`\n## ${t.name}`);
+  console.log('| size | reps | upload MB/s | download MB/s | uploads/s | downloads/s | peak RSS |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const s of sizes) {
+    const r = await throughput(t, s, SIZES[s][0], SIZES[s][1]);
+    console.log(`| ${r.label} | ${r.reps} | ${r.up.toFixed(1)} | ${r.down.toFixed(1)} | ${r.upOps.toFixed(1)} | ${r.downOps.toFixed(1)} | ${r.rss} |`);
+  }
+  if (rate > 0) {
+    console.log(`\n| endpoint | rate asked | achieved | errors | p50 ms | p90 ms | p99 ms | max ms |`);
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const [name, url, headers] of [['ping', t.pingUrl, {}], ['authenticate', t.authUrl, t.authHeaders]] as const) {
+      await openLoop(url, headers, Math.min(rate, 500), 1);
+      const r = await openLoop(url, headers, rate, seconds);
+      console.log(`| ${name} | ${rate}/s | ${r.achieved}/s | ${r.errors} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} |`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.env.BENCH_SIZES ?? '1K,1M,100M,1G').split(',').filter((s) => SIZES[s]);
+  const rate = Number(process.env.BENCH_RATE ?? 5000);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const targets = (process.env.BENCH_TARGETS ?? 'anvil,conan4,conan1').split(',');
+  const src = process.env.CONAN2_SRC;
+  const starters: Record<string, () => Promise<Target>> = {
+    anvil: startAnvil,
+    conan4: () => startConanServer(src!, 4),
+    conan1: () => startConanServer(src!, 0),
+  };
+  for (const name of targets) {
+    if (name !== 'anvil' && !src) {
+      console.log(`\n(${name} skipped: set CONAN2_SRC to a conan-io/conan 2.x checkout)`);
+      continue;
+    }
+    const t = await starters[name]();
+    try {
+      await bench(t, sizes, rate, seconds);
+    } finally {
+      await t.stop();
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

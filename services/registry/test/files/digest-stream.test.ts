@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DigestStream, FileTooLargeError } from '../../src/files/digest-stream';
+
+const hex = (alg: string, b: Buffer) => createHash(alg).update(b).digest('hex');
+
+function body(size: number): Buffer {
+  const b = Buffer.allocUnsafe(size);
+  for (let i = 0; i < size; i++) b[i] = (i * 31 + (i >> 8)) & 0xff;
+  return b;
+}
+
+/** Feeds `data` through a DigestStream in chunks of the given sizes (cycled) and collects what passes. */
+async function run(data: Buffer, chunkSizes: number[], limit = Infinity, capture = 0) {
+  const chunks: Buffer[] = [];
+  for (let off = 0, i = 0; off < data.length; i++) {
+    const n = chunkSizes[i % chunkSizes.length];
+    chunks.push(data.subarray(off, off + n));
+    off += n;
+  }
+  const d = new DigestStream(limit, capture);
+  const out: Buffer[] = [];
+  await pipeline(Readable.from(chunks), d, new Writable({ write: (c: Buffer, _e, cb) => (out.push(c), cb()) }));
+  return { d, passed: Buffer.concat(out) };
+}
+
+describe('DigestStream', () => {
+  it.each([
+    ['empty', 0, [1]],
+    ['one byte', 1, [1]],
+    ['under one MD5 batch (hashed in-thread)', 700_000, [65536]],
+    ['exactly one batch', 1 << 20, [65536]],
+    ['several batches in odd chunks (hashed on the worker)', 5 * (1 << 20) + 12345, [65536, 1000, 300_000, 7]],
+    ['large chunks crossing batches', 3 * (1 << 20) + 1, [1_500_000]],
+  ])('%s: size and MD5/SHA-1/SHA-256 equal node:crypto, bytes pass unchanged', async (_n, size, chunks) => {
+    const data = body(size);
+    const { d, passed } = await run(data, chunks);
+    expect(passed.equals(data)).toBe(true);
+    expect(await d.digests()).toEqual({ size, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data) });
+  });
+
+  it('keeps concurrent digests apart', async () => {
+    const [a, b] = [body(3 << 20), body((2 << 20) + 5).reverse()];
+    const [ra, rb] = await Promise.all([run(a, [65536]), run(b, [32768])]);
+    expect((await ra.d.digests()).md5).toBe(hex('md5', a));
+    expect((await rb.d.digests()).md5).toBe(hex('md5', b));
+  });
+
+  it('fails with FileTooLargeError past the limit', async () => {
+    await expect(run(body(2000), [500], 1999)).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(run(body(2000), [500], 2000)).resolves.toBeDefined();
+  });
+
+  it('captures the first bytes and says whether that was all', async () => {
+    const small = await run(Buffer.from('[settings]\nos=Linux\n'), [5], Infinity, 64);
+    expect(small.d.captured()).toEqual({ data: Buffer.from('[settings]\nos=Linux\n'), complete: true });
+    const big = await run(body(1000), [300], Infinity, 64);
+    expect(big.d.captured().complete).toBe(false);
+    expect(big.d.captured().data).toHaveLength(64);
+  });
+});
