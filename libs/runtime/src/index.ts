@@ -5,10 +5,10 @@ import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
 import { createBus, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
-import { createLogger, createServiceApp, ErrorTranslator, Logger } from '@anvil/http';
+import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
-import { createStorage, Storage } from '@anvil/storage';
+import { createStorage, InvalidKeyError, Storage } from '@anvil/storage';
 
 export type BaseConfig = ConfigOf<typeof serviceSchema>;
 
@@ -95,7 +95,7 @@ export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Expre
       await deps.db.raw('select 1');
       return true;
     },
-    errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e)],
+    errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e), (e) => (e instanceof InvalidKeyError ? new BadRequestError('invalid file path') : undefined)],
     api: routes.api,
     internal: routes.internal,
   });
