@@ -7,6 +7,8 @@ import { type PackageReference, type PackageReferenceRow, type Revision, type Re
 export const MAX_LISTED = 1000;
 
 async function ensure(trx: Db, table: string, parent: Record<string, number>, revision: string): Promise<Revision> {
+  const existing = await trx(table).where({ ...parent, revision }).first();
+  if (existing) return toRevision(existing);
   const inserted = await trx(table).insert({ ...parent, revision }).onConflict([...Object.keys(parent), 'revision']).ignore().returning('*');
   if (inserted.length) return toRevision(inserted[0] as RevisionRow);
   const row = await trx(table).where({ ...parent, revision }).first();
@@ -63,6 +65,8 @@ export const packageReferenceStore = {
   /** The reference under a recipe revision, created when missing. */
   async ensure(trx: Db, packageId: number, recipeRevisionId: number, reference: string): Promise<PackageReference> {
     const values = { package_id: packageId, recipe_revision_id: recipeRevisionId, reference };
+    const existing = await trx<PackageReferenceRow>('conan_package_references').where(values).first();
+    if (existing) return toPackageReference(existing);
     const inserted = await trx<PackageReferenceRow>('conan_package_references').insert(values).onConflict(['recipe_revision_id', 'reference']).ignore().returning('*');
     if (inserted.length) return toPackageReference(inserted[0] as PackageReferenceRow);
     const row = await trx<PackageReferenceRow>('conan_package_references').where(values).first();
