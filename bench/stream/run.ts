@@ -1,7 +1,7 @@
 /**
- * Streams a 500 MB PUT through the gateway (run as its own process) to an upstream service route
- * that discards the body after verifying the gateway's context, and prints the throughput and the
- * gateway's peak RSS (VmHWM). The gateway must stay under 150 MB.
+ * Streams a 500 MB PUT (a Conan file upload path) through the gateway (run as its own process) to
+ * an upstream service route that discards the body after verifying the gateway's context, and
+ * prints the throughput and the gateway's peak RSS (VmHWM). The gateway must stay under 150 MB.
  *
  *   npx tsx bench/stream/run.ts            # 500 MB
  *   STREAM_MB=1024 npx tsx bench/stream/run.ts
@@ -17,6 +17,8 @@ import { loggedPort, memoryOf, startNodeProcess, stopProcess } from '../gateway/
 const MB = 1024 * 1024;
 const TOTAL = Number(process.env.STREAM_MB ?? 500) * MB;
 const LIMIT_MB = 150;
+/** An instance-level Conan file upload: anonymous, nothing to resolve, registry route. */
+const UPLOAD_PATH = '/api/v4/packages/conan/v1/files/bench/1.0/_/_/0/export/conan_sources.tgz';
 const THROTTLE = Number(process.env.STREAM_THROTTLE_MBPS ?? 0);
 
 /** A real service (`createServiceApp`) whose upload route hashes and discards the body. */
@@ -26,7 +28,7 @@ async function startSink(publicKey: string): Promise<{ server: http.Server; url:
     verifier: new ContextVerifier(publicKey),
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
-      router.put('/projects/import', (req, res) => {
+      router.put('/packages/conan/v1/files/*path', (req, res) => {
         const hash = createHash('md5');
         let bytes = 0;
         req.on('data', (c: Buffer) => {
@@ -50,7 +52,7 @@ async function startSink(publicKey: string): Promise<{ server: http.Server; url:
 function upload(port: number, total: number): Promise<{ bytes: number; md5: string }> {
   const chunk = Buffer.alloc(MB, 'a');
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/api/v4/projects/import', headers: { 'content-type': 'application/octet-stream', 'content-length': total } });
+    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: UPLOAD_PATH, headers: { 'content-type': 'application/octet-stream', 'content-length': total } });
     req.on('error', reject);
     req.on('response', (res) => {
       let body = '';
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   const sink = await startSink(keys.publicKey);
   const { child: gateway, output } = await startNodeProcess(
     'gateway/src/main.ts',
-    { PORT: '0', GATEWAY_PRIVATE_KEY: keys.privateKey, INTERNAL_API_TOKEN: 'bench', PROJECT_TRANSFER_URL: sink.url, LOG_LEVEL: 'info', AMQP_URL: 'memory://' },
+    { PORT: '0', GATEWAY_PRIVATE_KEY: keys.privateKey, INTERNAL_API_TOKEN: 'bench', REGISTRY_URL: sink.url, LOG_LEVEL: 'info', AMQP_URL: 'memory://' },
     '"msg":"listening"',
   );
   try {

@@ -133,6 +133,7 @@ export class Gateway {
     trace.user = principal.user?.id ?? null;
     const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
     if (limited) refuse(limited);
+    if (target.route.authenticated && !principal.user) refuse(refusals.unauthorized());
     return { principal, scope: await this.resolver.resolve(target.route, target.segs, principal.user) };
   }
 

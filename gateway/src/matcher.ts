@@ -8,6 +8,8 @@ export interface CompiledRoute {
   auth: AuthMode;
   /** Index of the `:id` segment in the request's segments, or -1. */
   idIndex: number;
+  /** Anonymous callers get 401 before anything is resolved. */
+  authenticated: boolean;
 }
 
 interface Node {
@@ -43,6 +45,7 @@ export class RouteMatcher {
       resolve: def.resolve,
       auth: def.auth ?? 'api',
       idIndex: parts.indexOf(':id'),
+      authenticated: def.authenticated ?? false,
     };
     let n = this.root;
     for (const part of parts) n = this.child(n, part);

@@ -33,9 +33,15 @@ export interface RouteDef {
   service: ServiceName;
   resolve: Resolve;
   auth?: AuthMode;
+  /**
+   * GitLab runs `authenticate!` before looking anything up (notes, subscriptions, to-dos, imports):
+   * an anonymous caller gets `401 Unauthorized` even where the project would be a 404.
+   */
+  authenticated?: boolean;
 }
 
 const id = (service: ServiceName, pattern: string, resolve: Resolve = 'none'): RouteDef => ({ pattern, service, resolve });
+const signedIn = (service: ServiceName, pattern: string, resolve: Resolve = 'none'): RouteDef => ({ pattern, service, resolve, authenticated: true });
 const reg = (pattern: string, resolve: Resolve): RouteDef => ({ pattern, service: 'registry', resolve, auth: 'registry' });
 
 /** Every `/api/v4` route family, grouped by service. Order does not matter: specificity decides. */
@@ -65,6 +71,13 @@ export const ROUTES: RouteDef[] = [
   id('work-items', '/merge_requests/*'),
   id('work-items', '/snippets/*'),
   id('work-items', '/projects/:id/issues/*', 'project'),
+  signedIn('work-items', '/projects/:id/issues/:iid/notes/*', 'project'),
+  signedIn('work-items', '/projects/:id/issues/:iid/subscribe', 'project'),
+  signedIn('work-items', '/projects/:id/issues/:iid/unsubscribe', 'project'),
+  signedIn('work-items', '/projects/:id/issues/:iid/todo', 'project'),
+  signedIn('work-items', '/projects/:id/merge_requests/:iid/notes/*', 'project'),
+  signedIn('work-items', '/projects/:id/snippets/:sid/notes/*', 'project'),
+  signedIn('work-items', '/groups/:id/epics/:eid/notes/*', 'group'),
   id('work-items', '/projects/:id/issues_statistics', 'project'),
   id('work-items', '/projects/:id/labels/*', 'project'),
   id('work-items', '/projects/:id/milestones/*', 'project'),
@@ -86,12 +99,12 @@ export const ROUTES: RouteDef[] = [
 
   // project-transfer
   id('project-transfer', '/projects/:id/export/*', 'project'),
-  id('project-transfer', '/projects/:id/import/*', 'project'),
-  id('project-transfer', '/projects/:id/relation-imports/*', 'project'),
-  id('project-transfer', '/projects/import/*'),
-  id('project-transfer', '/projects/import-relation/*'),
-  id('project-transfer', '/projects/remote-import/*'),
-  id('project-transfer', '/projects/remote-import-s3/*'),
+  signedIn('project-transfer', '/projects/:id/import/*', 'project'),
+  signedIn('project-transfer', '/projects/:id/relation-imports/*', 'project'),
+  signedIn('project-transfer', '/projects/import/*'),
+  signedIn('project-transfer', '/projects/import-relation/*'),
+  signedIn('project-transfer', '/projects/remote-import/*'),
+  signedIn('project-transfer', '/projects/remote-import-s3/*'),
 ];
 
 /**

@@ -9,6 +9,8 @@ import { Echo, startEcho } from './support/echo';
 import { bodyOf, deadPort, responseOf, startTestGateway, waitFor } from './support/gateway';
 
 const SERVICES: ServiceName[] = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'];
+/** An anonymous upload route with nothing to resolve (a Conan file PUT at instance level). */
+const UPLOAD = '/api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz';
 let echoes: Record<string, Echo>;
 let gw: RunningGateway;
 
@@ -29,7 +31,7 @@ describe('routing (anonymous, nothing to resolve)', () => {
     ['/api/v4/todos', 'work-items'],
     ['/api/v4/issues?scope=all', 'work-items'],
     ['/api/v4/packages/conan/v1/ping', 'registry'],
-    ['/api/v4/projects/import', 'project-transfer'],
+    ['/api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conanfile.py', 'registry'],
   ])('%s reaches %s with a signed anonymous context', async (path, service) => {
     const res = await request(gw.url).get(path);
     expect(res.status).toBe(200);
@@ -45,6 +47,12 @@ describe('routing (anonymous, nothing to resolve)', () => {
       expect(res.body).toEqual({ error: '404 Not Found' });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+  });
+
+  test('routes that need a signed-in user answer 401 to anonymous callers', async () => {
+    const res = await request(gw.url).post('/api/v4/projects/import');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: '401 Unauthorized' });
   });
 
   test('/api/v3 answers 410', async () => {
@@ -119,11 +127,11 @@ describe('streaming', () => {
   test('a chunked upload is forwarded while it is still being sent', async () => {
     const a = randomBytes(512 * 1024);
     const b = randomBytes(512 * 1024);
-    const req = http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path: '/api/v4/projects/import', headers: { 'content-type': 'application/octet-stream' } });
+    const req = http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path: UPLOAD, headers: { 'content-type': 'application/octet-stream' } });
     const response = responseOf(req);
     req.write(a);
     // the upstream has the first half before the client sent the second: nothing waits for the whole body
-    await waitFor<number>(echoes['project-transfer'].probe, 'data', (n) => n >= a.length);
+    await waitFor<number>(echoes.registry.probe, 'data', (n) => n >= a.length);
     req.end(b);
     const body = JSON.parse((await bodyOf(await response)).toString());
     expect(body.bytes).toBe(a.length + b.length);
@@ -156,11 +164,11 @@ describe('streaming', () => {
   });
 
   test('a client that aborts an upload aborts the upstream request', async () => {
-    const req = http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path: '/api/v4/projects/import', headers: { 'content-type': 'application/octet-stream' } });
+    const req = http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path: UPLOAD, headers: { 'content-type': 'application/octet-stream' } });
     req.on('error', () => undefined);
-    const aborted = waitFor(echoes['project-transfer'].probe, 'aborted');
+    const aborted = waitFor(echoes.registry.probe, 'aborted');
     req.write(randomBytes(256 * 1024));
-    await waitFor<number>(echoes['project-transfer'].probe, 'data', (n) => n >= 256 * 1024);
+    await waitFor<number>(echoes.registry.probe, 'data', (n) => n >= 256 * 1024);
     req.destroy();
     await expect(aborted).resolves.toBeGreaterThanOrEqual(256 * 1024);
   });
@@ -188,7 +196,7 @@ describe('Expect: 100-continue', () => {
     http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path, headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': 4 } });
 
   test('a forwarded upload gets 100 Continue, then goes through', async () => {
-    const req = expectRequest('/api/v4/projects/import');
+    const req = expectRequest(UPLOAD);
     let continued = false;
     req.on('continue', () => {
       continued = true;

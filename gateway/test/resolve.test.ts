@@ -92,6 +92,21 @@ describe('resolution and rewrite', () => {
     expect(outsider.body.ctx.project).toBeUndefined();
   });
 
+  test('notes, subscriptions and imports ask anonymous callers to sign in before anything is resolved', async () => {
+    for (const [method, path] of [
+      ['get', `/api/v4/projects/${project.id}/issues/1/notes`],
+      ['post', `/api/v4/projects/${project.id}/issues/1/subscribe`],
+      ['get', `/api/v4/projects/99999999/import`],
+      ['get', `/api/v4/groups/${group.id}/epics/1/notes`],
+    ] as const) {
+      const res = await request(s.url)[method](path);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: '401 Unauthorized' });
+    }
+    // a signed-in outsider still gets the 404
+    expect((await request(s.url).get(`/api/v4/projects/${project.id}/issues/1/notes`).set(as(bob))).body).toEqual(PROJECT_404);
+  });
+
   test('conan authenticate on a project path does not need the project', async () => {
     const res = await request(s.url).get('/api/v4/projects/99999999/packages/conan/v1/users/authenticate');
     expect(res.status).toBe(200);

@@ -48,6 +48,7 @@ describe('routing table', () => {
     ['/api/v4/snippets/3', 'work-items none'],
     ['/api/v4/projects/5/issues', 'work-items project'],
     ['/api/v4/projects/5/issues/3/notes/9/award_emoji', 'work-items project'],
+    ['/api/v4/projects/5/issues/3/award_emoji', 'work-items project'],
     ['/api/v4/projects/5/labels', 'work-items project'],
     ['/api/v4/projects/5/milestones/2', 'work-items project'],
     ['/api/v4/projects/5/merge_requests/2/notes', 'work-items project'],
@@ -96,6 +97,23 @@ describe('routing table', () => {
   test('/api/v3 answers 410', () => {
     const t = parseTarget('/api/v3/projects', matcher);
     expect(t).toMatchObject({ kind: 'refuse', refusal: { status: 410, body: { error: 'API V3 is no longer supported. Use API V4 instead.' } } });
+  });
+
+  test.each([
+    ['/api/v4/projects/5/issues/3/notes', true],
+    ['/api/v4/projects/5/issues/3/notes/9/award_emoji', true],
+    ['/api/v4/projects/5/issues/3/subscribe', true],
+    ['/api/v4/projects/5/issues/3/todo', true],
+    ['/api/v4/projects/5/merge_requests/3/notes', true],
+    ['/api/v4/groups/5/epics/3/notes/1', true],
+    ['/api/v4/projects/import', true],
+    ['/api/v4/projects/5/import', true],
+    ['/api/v4/projects/5/issues/3', false],
+    ['/api/v4/projects/5/issues/3/award_emoji', false],
+    ['/api/v4/projects/5/export', false],
+  ])('%s needs a signed-in user: %s', (path, expected) => {
+    const t = parseTarget(path, matcher);
+    expect(t.kind === 'api' && t.route.authenticated).toBe(expected);
   });
 
   test('the :id segment is the one rewritten', () => {
