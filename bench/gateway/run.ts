@@ -24,6 +24,7 @@ import { runWrk, WrkResult } from './wrk';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function freePort(): Promise<number> {
@@ -62,7 +63,7 @@ interface Target {
   directBase: string;
 }
 
-/** Warm-up, then two alternating rounds of direct and through-gateway runs; prints the best of each. */
+/** Warm-up, then ROUNDS alternating direct and through-gateway runs; prints the best of each (the machine is shared). */
 async function measure(t: Target, gw: string, gatewayPid: number, token: string, signed: string): Promise<void> {
   const direct = { url: `${t.directBase}${t.path}`, headers: { [CONTEXT_HEADER]: signed } };
   const through = { url: `${gw}${t.path}`, headers: { 'PRIVATE-TOKEN': token } };
@@ -70,7 +71,7 @@ async function measure(t: Target, gw: string, gatewayPid: number, token: string,
   await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
   await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
   const results: { direct: WrkResult[]; gateway: WrkResult[]; cpu: number[] } = { direct: [], gateway: [], cpu: [] };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     results.direct.push(await runWrk(direct.url, direct.headers, opts));
     const cpu0 = cpuSecondsOf(gatewayPid);
     const r = await runWrk(through.url, through.headers, opts);
@@ -80,7 +81,7 @@ async function measure(t: Target, gw: string, gatewayPid: number, token: string,
   const best = (rs: WrkResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const d = best(results.direct);
   const g = best(results.gateway);
-  console.log(`\n[${t.label}] GET ${t.path} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of 2 rounds`);
+  console.log(`\n[${t.label}] GET ${t.path} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of ${ROUNDS} rounds`);
   console.log(`${''.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
   console.log(row('direct', d));
   console.log(row('through gateway', g));
