@@ -124,7 +124,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     },
     onResponseStart(c, status, headers, statusMessage) {
       spec.onResponse?.(status);
-      res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
+      try {
+        res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
+      } catch (e) {
+        // a header node refuses to write (invalid characters): nothing sensible can reach the client
+        c.abort(e as Error);
+      }
     },
     onResponseData(c, chunk) {
       if (!res.write(chunk)) {
