@@ -61,32 +61,48 @@ interface Target {
   label: string;
   path: string;
   directBase: string;
+  /** The service process (for its CPU time). */
+  pid: number;
 }
 
-/** Warm-up, then ROUNDS alternating direct and through-gateway runs; prints the best of each (the machine is shared). */
-async function measure(t: Target, gw: string, gatewayPid: number, token: string, signed: string): Promise<void> {
+/** CPU seconds `pids` use while `run` runs, per request it reports. */
+async function cpuPerRequest(pids: number[], run: () => Promise<WrkResult>): Promise<{ r: WrkResult; us: number[] }> {
+  const before = pids.map(cpuSecondsOf);
+  const r = await run();
+  return { r, us: pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]) / r.requests) * 1e6) };
+}
+
+/**
+ * Warm-up, then ROUNDS alternating direct and through-gateway runs; prints the best of each (the
+ * machine is shared), and a CPU-based estimate of the throughput kept: service CPU per request
+ * direct ÷ (service + gateway CPU per request through the gateway). wrk and Postgres are left out of
+ * both sides, so on an idle 2-core machine the real ratio would be at least this.
+ */
+async function measure(t: Target, gw: string, pids: { gateway: number; service: number }, token: string, signed: string): Promise<void> {
   const direct = { url: `${t.directBase}${t.path}`, headers: { [CONTEXT_HEADER]: signed } };
   const through = { url: `${gw}${t.path}`, headers: { 'PRIVATE-TOKEN': token } };
   const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
   await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
   await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
-  const results: { direct: WrkResult[]; gateway: WrkResult[]; cpu: number[] } = { direct: [], gateway: [], cpu: [] };
+  const d: { r: WrkResult; us: number[] }[] = [];
+  const g: { r: WrkResult; us: number[] }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    results.direct.push(await runWrk(direct.url, direct.headers, opts));
-    const cpu0 = cpuSecondsOf(gatewayPid);
-    const r = await runWrk(through.url, through.headers, opts);
-    results.cpu.push(((cpuSecondsOf(gatewayPid) - cpu0) / r.requests) * 1e6);
-    results.gateway.push(r);
+    d.push(await cpuPerRequest([pids.service], () => runWrk(direct.url, direct.headers, opts)));
+    g.push(await cpuPerRequest([pids.service, pids.gateway], () => runWrk(through.url, through.headers, opts)));
   }
-  const best = (rs: WrkResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
-  const d = best(results.direct);
-  const g = best(results.gateway);
+  const best = <T extends { r: WrkResult }>(rs: T[]) => rs.reduce((a, b) => (b.r.rps > a.r.rps ? b : a));
+  const min = (xs: number[]) => Math.min(...xs);
+  const [bd, bg] = [best(d).r, best(g).r];
+  const serviceDirect = min(d.map((x) => x.us[0]));
+  const serviceThrough = min(g.map((x) => x.us[0]));
+  const gatewayCpu = min(g.map((x) => x.us[1]));
   console.log(`\n[${t.label}] GET ${t.path} — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, best of ${ROUNDS} rounds`);
   console.log(`${''.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
-  console.log(row('direct', d));
-  console.log(row('through gateway', g));
-  console.log(`throughput kept: ${((g.rps / d.rps) * 100).toFixed(1)}%   p50 added: ${(g.p50 - d.p50).toFixed(2)} ms   gateway CPU per request: ${Math.min(...results.cpu).toFixed(0)} µs`);
-  console.log(`all rounds: direct ${results.direct.map((r) => r.rps.toFixed(0)).join(', ')} req/s; gateway ${results.gateway.map((r) => r.rps.toFixed(0)).join(', ')} req/s`);
+  console.log(row('direct', bd));
+  console.log(row('through gateway', bg));
+  console.log(`throughput kept: ${((bg.rps / bd.rps) * 100).toFixed(1)}%   p50 added: ${(bg.p50 - bd.p50).toFixed(2)} ms`);
+  console.log(`CPU per request: service ${serviceDirect.toFixed(0)} µs direct, ${serviceThrough.toFixed(0)} µs through; gateway ${gatewayCpu.toFixed(0)} µs → CPU-bound estimate of throughput kept ≥ ${((serviceDirect / (serviceThrough + gatewayCpu)) * 100).toFixed(1)}%`);
+  console.log(`all rounds: direct ${d.map((x) => x.r.rps.toFixed(0)).join(', ')} req/s; gateway ${g.map((x) => x.r.rps.toFixed(0)).join(', ')} req/s`);
 }
 
 async function main(): Promise<void> {
@@ -118,8 +134,8 @@ async function main(): Promise<void> {
     const { user, token, project } = await fixture(gw, adminToken);
     const scope = await new IdentityClient(identityUrl, internal).resolveProject(String(project.id), user.id);
     const all: Record<string, Target> = {
-      tiny: { label: 'tiny upstream, one indexed query', path: `/api/v4/projects/${project.id}/pipelines/42`, directBase: upstreamUrl },
-      identity: { label: 'identity', path: `/api/v4/projects/${project.id}`, directBase: identityUrl },
+      tiny: { label: 'tiny upstream, one indexed query', path: `/api/v4/projects/${project.id}/pipelines/42`, directBase: upstreamUrl, pid: upstream.child.pid! },
+      identity: { label: 'identity', path: `/api/v4/projects/${project.id}`, directBase: identityUrl, pid: identity.child.pid! },
     };
     console.log(`${new Date().toISOString()} — ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
     for (const name of targets) {
@@ -129,7 +145,7 @@ async function main(): Promise<void> {
         rid: 'bench', m: 'GET', p: t.path, base: common.PUBLIC_URL, exp: Date.now() + 3_600_000,
         user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
       });
-      await measure(t, gw, gateway.child.pid!, token, signed);
+      await measure(t, gw, { gateway: gateway.child.pid!, service: t.pid }, token, signed);
     }
   } finally {
     for (const c of procs.reverse()) await stopProcess(c);
