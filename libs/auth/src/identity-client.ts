@@ -22,6 +22,8 @@ export class IdentityClient {
   constructor(
     private readonly baseUrl: string,
     private readonly internalToken: string,
+    /** A call that takes longer fails (the gateway answers 502/503 instead of hanging). */
+    private readonly timeoutMs = 5000,
   ) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T | null }> {
@@ -29,6 +31,7 @@ export class IdentityClient {
       method,
       headers: { [INTERNAL_TOKEN_HEADER]: this.internalToken, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await res.text();
     if (res.status >= 500) throw new Error(`identity ${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
