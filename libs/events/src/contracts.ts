@@ -53,6 +53,17 @@ export interface MembershipEventV1 {
   expires_at: string | null;
 }
 
+/**
+ * identity.token.revoked: a personal access token stopped working for good (revoked through the
+ * API, or deleted with its user). Caches of token resolutions (the gateway's) drop it at once.
+ */
+export interface TokenEventV1 {
+  /** The token's id (what registry JWTs carry as `token_id`). */
+  id: number;
+  user_id: number;
+}
+
+/** Identity's event types (routing keys). */
 export const IdentityEvents = {
   userCreated: 'identity.user.created',
   userUpdated: 'identity.user.updated',
@@ -66,4 +77,5 @@ export const IdentityEvents = {
   membershipCreated: 'identity.membership.created',
   membershipUpdated: 'identity.membership.updated',
   membershipDeleted: 'identity.membership.deleted',
+  tokenRevoked: 'identity.token.revoked',
 } as const;

@@ -1,11 +1,16 @@
 import { hashToken } from '@anvil/auth';
-import { Identity, internal, makeUser, rootActor, startIdentity } from './helpers';
+import type { EventEnvelope } from '@anvil/events';
+import { events, Identity, internal, makeUser, rootActor, startIdentity } from './helpers';
 
 let svc: Identity;
 beforeAll(async () => {
   svc = await startIdentity();
 });
-afterAll(async () => svc?.stop());
+const subs: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const s of subs) await s.close();
+  await svc?.stop();
+});
 
 const FIELDS = ['id', 'name', 'revoked', 'created_at', 'description', 'scopes', 'user_id', 'last_used_at', 'active', 'expires_at'];
 
@@ -126,6 +131,35 @@ describe('DELETE /personal_access_tokens/:id and /self', () => {
     const t = (await svc.as({ user: me }).post('/api/v4/user/personal_access_tokens').send({ name: 'a', scopes: ['api'] }).expect(201)).body;
     await svc.as({ user: me, token_id: t.id }).delete('/api/v4/personal_access_tokens/self').expect(204);
     await internal(svc).post('/v1/tokens/resolve').send({ token: t.token }).expect(401);
+  });
+
+  it('writes identity.token.revoked to the outbox with the revocation, and none for a refused one', async () => {
+    const me = await makeUser(svc);
+    const other = await makeUser(svc);
+    const t = (await svc.as({ user: me }).post('/api/v4/user/personal_access_tokens').send({ name: 'a', scopes: ['api'] }).expect(201)).body;
+    await svc.as({ user: other }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400);
+    expect(await events(svc, 'identity.token.revoked', { id: t.id })).toEqual([]);
+    await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(204);
+    const rows = await events(svc, 'identity.token.revoked', { id: t.id });
+    expect(rows.map((r) => [r.producer, r.data])).toEqual([['identity', { id: t.id, user_id: me.id }]]);
+    await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400);
+    expect(await events(svc, 'identity.token.revoked', { id: t.id })).toHaveLength(1);
+  });
+
+  it('publishes identity.token.revoked for /self to an identity.# subscriber (what the gateway binds)', async () => {
+    const me = await makeUser(svc);
+    const t = (await svc.as({ user: me }).post('/api/v4/user/personal_access_tokens').send({ name: 'a', scopes: ['api'] }).expect(201)).body;
+    const seen: EventEnvelope[] = [];
+    let arrived!: () => void;
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    const sub = await svc.deps.bus.subscribe(`${svc.deps.schema}.gateway-cache`, ['identity.#'], async (e) => {
+      seen.push(e);
+      if (e.type === 'identity.token.revoked') arrived();
+    });
+    subs.push(sub);
+    await svc.as({ user: me, token_id: t.id }).delete('/api/v4/personal_access_tokens/self').expect(204);
+    await got;
+    expect(seen.find((e) => e.type === 'identity.token.revoked')?.data).toEqual({ id: t.id, user_id: me.id });
   });
 
   it('returns 404 for an unknown id', async () => {

@@ -1,4 +1,4 @@
-import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
+import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
 import type { Project } from '../projects/project';
@@ -46,6 +46,11 @@ export function membershipEventData(m: Pick<Member, 'sourceType' | 'sourceId' | 
   return { source_type: m.sourceType, source_id: m.sourceId, user_id: m.user.id, access_level: m.accessLevel, expires_at: m.expiresAt };
 }
 
+/** The contract data of a token event. */
+export function tokenEventData(t: { id: number; userId: number }): TokenEventV1 {
+  return { id: t.id, user_id: t.userId };
+}
+
 const TYPES = {
   user: { created: IdentityEvents.userCreated, updated: IdentityEvents.userUpdated, deleted: IdentityEvents.userDeleted },
   group: { created: IdentityEvents.groupCreated, updated: IdentityEvents.groupUpdated, deleted: IdentityEvents.groupDeleted },
@@ -62,4 +67,5 @@ export const publish = {
   group: (trx: Db, verb: Verb, g: Namespace) => emit(trx, PRODUCER, TYPES.group[verb], groupEventData(g)),
   project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
+  tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
 };

@@ -5,7 +5,7 @@ import type { IdentityContext } from '../deps';
 import { toPersonalAccessToken, toPersonalAccessTokenWithToken } from '../entities/personal-access-token';
 import { requireAdmin, requireUser } from '../policy';
 import { Token, TOKEN_SCOPES, TokenRow, toToken } from '../tokens/token';
-import { createToken } from '../tokens/token-service';
+import { createToken, revokeToken } from '../tokens/token-service';
 import { tokenStore } from '../tokens/token-store';
 import { TokensFinder } from '../tokens/tokens-finder';
 import { userStore } from '../users/user-store';
@@ -87,7 +87,7 @@ export function personalAccessTokensRoutes(router: Router, ictx: IdentityContext
   router.delete('/personal_access_tokens/self', async (req, res) => {
     const token = await currentToken(ictx, ctx(req));
     if (token.revoked) throw new BadRequestError();
-    await tokenStore.revoke(ictx.db, token.id);
+    await revokeToken(ictx, token);
     res.status(204).end();
   });
 
@@ -97,7 +97,7 @@ export function personalAccessTokensRoutes(router: Router, ictx: IdentityContext
     const token = await tokenStore.findById(ictx.db, numericParam(req, 'id'));
     if (!token) throw new NotFoundError();
     if ((token.userId !== me.id && !me.admin) || token.revoked) throw new BadRequestError();
-    await tokenStore.revoke(ictx.db, token.id);
+    await revokeToken(ictx, token);
     res.status(204).end();
   });
 }

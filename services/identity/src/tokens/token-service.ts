@@ -1,5 +1,6 @@
 import { generateToken, hashToken, ResolvedToken, TokenFailure, tokenMatches } from '@anvil/auth';
 import type { IdentityContext } from '../deps';
+import { publish } from '../events/publish';
 import { isExpired, Token } from './token';
 import { tokenStore } from './token-store';
 
@@ -45,4 +46,15 @@ export async function resolveToken(ctx: IdentityContext, ref: TokenRef): Promise
   if (user.state !== 'active') return { error: 'blocked' };
   if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() >= 60_000) await tokenStore.touch(ctx.db, token.id);
   return { user, scopes: token.scopes, token_id: token.id, expires_at: token.expiresAt };
+}
+
+/**
+ * Revokes a token and writes `identity.token.revoked` in the same transaction, so every cache of
+ * token resolutions (the gateway's, on every replica) drops it as soon as the relay publishes.
+ */
+export async function revokeToken(ctx: IdentityContext, token: Pick<Token, 'id' | 'userId'>): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await tokenStore.revoke(trx, token.id);
+    await publish.tokenRevoked(trx, token);
+  });
 }
