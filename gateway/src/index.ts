@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
@@ -85,7 +87,9 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
   const bus = opts.bus ?? ownBus;
   let sub: Subscription | undefined;
-  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}`, ['identity.#'], async (e) => gateway.invalidate(e.type));
+  // one transient queue per gateway process: every replica hears every identity event
+  const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
+  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`, ['identity.#'], async (e) => gateway.invalidate(e.type), { transient: true });
 
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
   server.on('checkContinue', gateway.handle);

@@ -81,8 +81,12 @@ export class AmqpSubscription {
     ch.on('close', () => this.onChannelClosed(ch, model));
     try {
       await ch.prefetch(this.opts.prefetch);
-      await ch.assertQueue(deadLetterQueue(this.queue), { durable: true });
-      await ch.assertQueue(this.queue, { durable: true });
+      if (this.opts.transient) {
+        await ch.assertQueue(this.queue, { durable: false, autoDelete: true });
+      } else {
+        await ch.assertQueue(deadLetterQueue(this.queue), { durable: true });
+        await ch.assertQueue(this.queue, { durable: true });
+      }
       for (const p of this.patterns) await ch.bindQueue(this.queue, this.host.exchange, p);
       if (this.closed) throw new Error('subscription closed');
       this.channel = ch;

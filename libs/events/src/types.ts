@@ -29,6 +29,11 @@ export interface SubscribeOptions {
   maxAttempts?: number;
   /** Base delay before a failed event is redelivered; attempt n waits n × this (default 100 ms). */
   retryDelayMs?: number;
+  /**
+   * A queue for this process alone (e.g. a replica's cache invalidation): not durable, deleted by
+   * the broker when its consumer goes, no dead-letter queue. Every replica then hears every event.
+   */
+  transient?: boolean;
 }
 
 export interface Subscription {
@@ -98,6 +103,7 @@ export function subscribeDefaults(opts: SubscribeOptions = {}): Required<Subscri
     prefetch: Math.max(1, opts.prefetch ?? 16),
     maxAttempts: Math.max(1, opts.maxAttempts ?? 5),
     retryDelayMs: Math.max(0, opts.retryDelayMs ?? 100),
+    transient: opts.transient ?? false,
   };
 }
 

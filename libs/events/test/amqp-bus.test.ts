@@ -45,6 +45,24 @@ describe('AmqpBus on the wire', () => {
     expect(JSON.parse(msg.content.toString())).toEqual(e);
   });
 
+  it('gives each replica its own transient queue: both hear every event, and the broker drops the queues when they go', async () => {
+    const type = `t${uid()}.cache.changed`;
+    const [qa, qb] = [`evt.${uid()}.replica-a`, `evt.${uid()}.replica-b`];
+    const heard: string[] = [];
+    const other = new AmqpBus(amqpUrl(), { logger: silentLogger });
+    const a = await bus.subscribe(qa, [type], async (e) => void heard.push(`a:${e.id}`), { transient: true });
+    const b = await other.subscribe(qb, [type], async (e) => void heard.push(`b:${e.id}`), { transient: true });
+    const e = ev(type);
+    await bus.publish(e);
+    await waitFor(async () => (heard.length === 2 ? heard : null), 'both replicas');
+    expect(heard.sort()).toEqual([`a:${e.id}`, `b:${e.id}`]);
+    expect(await queueExists(`${qa}.dlq`)).toBe(false);
+    await a.close();
+    await b.close();
+    await other.close();
+    await waitFor(async () => (!(await queueExists(qa)) && !(await queueExists(qb)) ? true : null), 'queues deleted');
+  });
+
   it('rejects a subscription whose queue cannot be declared, and stays usable', async () => {
     const other = `evt.${uid()}.conflict`;
     queues.push(other, `${other}.dlq`);
