@@ -4,6 +4,7 @@ import type { IdentityContext } from '../deps';
 import { toUserBasic, toUserDetailsWithAdmin, toUserEntity, toUserPublic, toUserWithAdmin } from '../entities/user';
 import { requireAdmin, requireUser } from '../policy';
 import { createUser } from '../users/create-user';
+import { deleteUser, setUserState } from '../users/user-lifecycle';
 import { highestRole } from '../users/highest-role';
 import { toUser, User, UserRow } from '../users/user';
 import { userStore } from '../users/user-store';
@@ -51,12 +52,21 @@ const createParams = params(
   { atLeastOneOf: [['password', 'reset_password', 'force_random_password']], allOrNone: [['extern_uid', 'provider']] },
 );
 
+const deleteParams = params({ hard_delete: p.boolean() });
+
+/** The user of `:id` (numeric), or 404 User Not Found. */
+async function findUser(ictx: IdentityContext, req: Parameters<typeof numericParam>[0]): Promise<User> {
+  const user = await userStore.findById(ictx.db, numericParam(req, 'id'));
+  if (!user) throw new NotFoundError('User');
+  return user;
+}
+
 async function creators(ictx: IdentityContext, users: User[]) {
   const ids = [...new Set(users.map((u) => u.createdById).filter((x): x is number => x !== null))];
   return new Map((await userStore.findByIds(ictx.db, ids)).map((u) => [u.id, u]));
 }
 
-/** Users routes: current user, list, single, create. */
+/** Users routes: current user, list, single, create, block, unblock, delete. */
 export function usersRoutes(router: Router, ictx: IdentityContext): void {
   // GET /user
   router.get('/user', async (req, res) => {
@@ -105,5 +115,26 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     if (input.extern_uid) throw new HttpError(400, { message: { identities: ['is invalid'] } });
     const user = await createUser(ictx, input, admin.id);
     res.status(201).json(toUserWithAdmin(user, c.base, { id: admin.id, username: admin.username, name: admin.name, state: 'active' }));
+  });
+  // POST /users/:id/block
+  router.post('/users/:id/block', async (req, res) => {
+    const admin = requireAdmin(ctx(req).user);
+    const user = await findUser(ictx, req);
+    if (user.id === admin.id) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
+    res.status(201).json(user.state === 'blocked' ? null : await setUserState(ictx, user, 'blocked'));
+  });
+
+  // POST /users/:id/unblock
+  router.post('/users/:id/unblock', async (req, res) => {
+    requireAdmin(ctx(req).user);
+    res.status(201).json(await setUserState(ictx, await findUser(ictx, req), 'active'));
+  });
+
+  // DELETE /users/:id
+  router.delete('/users/:id', async (req, res) => {
+    requireAdmin(ctx(req).user);
+    const user = await findUser(ictx, req);
+    await deleteUser(ictx, user, !!deleteParams.parse(req).hard_delete);
+    res.status(204).end();
   });
 }
