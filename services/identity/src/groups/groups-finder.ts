@@ -16,17 +16,24 @@ export interface GroupsParams {
   sort?: 'asc' | 'desc';
 }
 
+/** Restricts a group list to the groups below one group: its children, or all its descendants. */
+export interface ParentFilter {
+  id: number;
+  descendants?: boolean;
+}
+
 /**
  * Builds a group list for `actor`: anonymous callers see public groups; administrators and
  * `all_available=true` see every group they can read; everyone else sees the groups they are a
- * member of (directly or through an ancestor). `parentId` restricts to direct subgroups.
+ * member of (directly or through an ancestor). `parent` restricts to its direct subgroups, or
+ * with `descendants` to every group below it (GitLab's `include_parent_descendants`).
  */
 export class GroupsFinder {
   constructor(
     private readonly db: Db,
     private readonly actor: Actor | null,
     private readonly params: GroupsParams,
-    private readonly parentId?: number,
+    private readonly parent?: ParentFilter,
   ) {}
 
   /** The ordered query (not yet paginated). */
@@ -49,7 +56,9 @@ export class GroupsFinder {
   }
 
   private byParent(q: Knex.QueryBuilder) {
-    if (this.parentId !== undefined) q.where('namespaces.parent_id', this.parentId);
+    const parent = this.parent;
+    if (parent?.descendants) q.whereRaw('namespaces.traversal_ids @> ARRAY[?]::integer[]', [parent.id]).whereNot('namespaces.id', parent.id);
+    else if (parent) q.where('namespaces.parent_id', parent.id);
     else if (this.params.top_level_only) q.whereNull('namespaces.parent_id');
   }
 

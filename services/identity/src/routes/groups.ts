@@ -76,7 +76,7 @@ async function groupProjects(ictx: IdentityContext, actor: Actor | null, group: 
   return rows.map(toProject);
 }
 
-/** Groups routes: create, list, read, update, delete, subgroups, projects. */
+/** Groups routes: create, list, read, update, delete, subgroups, descendant groups, projects. */
 export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   // POST /groups
   router.post('/groups', async (req, res) => {
@@ -126,7 +126,15 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   router.get('/groups/:id/subgroups', async (req, res) => {
     const c = ctx(req);
     const group = await loadGroup(ictx, req);
-    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req), group.id).execute());
+    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id }).execute());
+    res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
+  });
+
+  // GET /groups/:id/descendant_groups
+  router.get('/groups/:id/descendant_groups', async (req, res) => {
+    const c = ctx(req);
+    const group = await loadGroup(ictx, req);
+    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id, descendants: true }).execute());
     res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
   });
 
