@@ -40,6 +40,12 @@ export interface GroupScope {
   parent_id: number | null;
   visibility: Visibility;
   access_level: number;
+  /**
+   * True when a signed-in caller may read the group without any level on it: they can see a
+   * project inside it or its subgroups (GitLab's GroupPolicy `has_projects`). Grants reading only;
+   * `access_level` stays what membership gives (0). Absent means false.
+   */
+  readable?: boolean;
 }
 
 /** What every service knows about a request: who, with which token scopes, on what. */
