@@ -1,12 +1,14 @@
-import type { Express } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createServiceApp } from '@anvil/http';
 import type { ServiceDeps } from '@anvil/runtime';
+import { bumpGeneration, GenerationCache } from './db/freshness';
 import { mountAwardEmoji } from './routes/award-emoji';
 import { mountEpics } from './routes/epics';
 import { mountIssueLists } from './routes/issue-lists';
 import { mountIssueNotes } from './routes/issue-notes';
 import { mountLabels } from './routes/labels';
+import { ResponseCache } from './routes/response-cache';
 import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
@@ -14,9 +16,22 @@ import { mountSubscriptions } from './routes/subscriptions';
 import { mountTimeTracking } from './routes/time-tracking';
 import { mountTodos } from './routes/todos';
 
+/** Any request that may write moves the data generation, when it starts and when it has answered. */
+function trackWrites(req: Request, res: Response, next: NextFunction): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    bumpGeneration();
+    res.on('finish', bumpGeneration);
+  }
+  next();
+}
+
 /** Builds the work-items service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const routeDeps = { db: deps.db };
+  const routeDeps = {
+    db: deps.db,
+    counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 10_000)),
+    responses: new ResponseCache(Number(deps.config.RESPONSE_CACHE_TTL_MS ?? 5_000)),
+  };
   return createServiceApp({
     name: deps.name,
     verifier: deps.verifier,
@@ -28,6 +43,7 @@ export function createApp(deps: ServiceDeps): Express {
     },
     errorTranslators: [(e) => translatePgError(e)],
     api: (router) => {
+      router.use(trackWrites);
       mountIssueLists(router, routeDeps);
       mountProjectIssues(router, routeDeps);
       mountLabels(router, routeDeps);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared';
 import type { IssueView } from '../entities/issue';
 import type { MilestoneUrls } from '../entities/milestone';
 import type { EpicRow, IterationRow } from '../epics/epic-store';
@@ -7,8 +8,6 @@ import type { MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import type { IssueRow } from './issue-row';
 import type { ReferencedProject } from './references';
-
-type Db = Knex | Knex.Transaction;
 
 interface Bundle {
   assignees: { issue_id: number; user_id: number }[];
@@ -94,9 +93,9 @@ export interface LoadOptions {
 }
 
 /** Turns issue rows into views with one database round trip, whatever the page size. */
-export async function loadIssueViews(db: Db, rows: IssueRow[], opts: LoadOptions = {}): Promise<LoadedIssues> {
+export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptions = {}): Promise<LoadedIssues> {
   if (!rows.length) return { views: [], urls: { projectPaths: new Map(), groupPaths: new Map() } };
-  const r = await db.raw(BUNDLE_SQL, {
+  const [b] = await queryPrepared<Bundle>(db, db.raw(BUNDLE_SQL, {
     ids: rows.map((x) => x.id),
     userIds: distinct(rows.flatMap((x) => [x.author_id, x.closed_by_id])),
     milestoneIds: distinct(rows.map((x) => x.milestone_id)),
@@ -104,8 +103,7 @@ export async function loadIssueViews(db: Db, rows: IssueRow[], opts: LoadOptions
     epicIds: distinct(rows.map((x) => x.epic_id)),
     iterationIds: distinct(rows.map((x) => x.iteration_id)),
     subscriber: opts.subscriber ?? null,
-  });
-  const b = r.rows[0] as Bundle;
+  }));
   const users = new Map(b.users.map((u) => [u.id, u]));
   const assignees = group(b.assignees, (a) => a.issue_id);
   const labels = group(b.labels, (l) => l.issue_id);

@@ -1,12 +1,16 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared';
 import { issueColumns, IssueRow } from './issue-row';
 
 type Db = Knex | Knex.Transaction;
 
-/** One issue of a project by iid. */
+/** One issue of a project by iid (prepared outside transactions: the single-issue routes run it each time). */
 export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  const r = await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.project_id = ? AND i.iid = ?`, [projectId, iid]);
-  return r.rows[0];
+  if ('isTransaction' in db && db.isTransaction) {
+    return (await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.project_id = ? AND i.iid = ?`, [projectId, iid])).rows[0];
+  }
+  const [row] = await queryPrepared<IssueRow>(db as Knex, { sql: `SELECT ${issueColumns()} FROM issues i WHERE i.project_id = $1 AND i.iid = $2`, bindings: [projectId, iid] });
+  return row;
 }
 
 /** One issue by global id. */

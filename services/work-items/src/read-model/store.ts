@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor, ProjectScope } from '@anvil/auth';
+import { queryPrepared } from '../db/prepared';
 
 type Db = Knex | Knex.Transaction;
 
@@ -62,11 +63,12 @@ export async function existingUserIds(db: Db, ids: number[]): Promise<Set<number
   return new Set(rows.map((r) => r.id));
 }
 
-/** Live projects by id. */
+/** Live projects by id (a prepared statement when not in a transaction: it runs on every request). */
 export async function projectsByIds(db: Db, ids: number[]): Promise<Map<number, ProjectRow>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const rows: ProjectRow[] = await db('projects').select(PROJECT_COLUMNS).whereIn('id', unique).where({ deleted: false });
+  const sql = { sql: `SELECT ${PROJECT_COLUMNS.join(', ')} FROM projects WHERE id = ANY($1::int[]) AND NOT deleted`, bindings: [unique] };
+  const rows: ProjectRow[] = 'isTransaction' in db && db.isTransaction ? (await db.raw(sql.sql.replace('$1', '?'), [unique])).rows : await queryPrepared(db as Knex, sql);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

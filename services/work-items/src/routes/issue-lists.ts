@@ -1,20 +1,26 @@
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import { ctx, paginate, UnauthorizedError } from '@anvil/http';
+import { ctx, UnauthorizedError } from '@anvil/http';
 import { levelOn, viewerOf } from '../access/viewer';
 import { FinderParent, IssueFinder } from '../issues/finder/issue-finder';
 import type { IssueFilters } from '../issues/finder/filters';
-import type { IssueRow } from '../issues/issue-row';
+import { paginateIssues } from '../issues/finder/paginate-issues';
 import type { ReferenceOrigin } from '../issues/references';
 import type { RouteDeps } from './deps';
 import { globalListParams, groupListParams, projectListParams, toFilters } from './list-params';
 import { presentIssues } from './present';
+import { headerSink } from './response-cache';
 
-async function list(db: Knex, req: Request, res: Response, parent: FinderParent, filters: IssueFilters, origin: ReferenceOrigin, details: boolean): Promise<void> {
+async function list(deps: RouteDeps, req: Request, res: Response, parent: FinderParent, filters: IssueFilters, origin: ReferenceOrigin, details: boolean): Promise<void> {
+  const { db } = deps;
   const c = ctx(req);
-  const finder = new IssueFinder(db, viewerOf(c), parent, filters);
-  const rows = await paginate<IssueRow>(req, res, finder.execute(), { countQuery: finder.filtered() });
-  res.json(await presentIssues(db, rows, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details }));
+  await deps.responses.send(req, res, async () => {
+    const headers: Record<string, string> = {};
+    const finder = new IssueFinder(db, viewerOf(c), parent, filters);
+    const rows = await paginateIssues(req, headerSink(headers), db, finder, deps.counts);
+    const body = await presentIssues(db, rows, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
+    return { status: 200, body: JSON.stringify(body), headers };
+  });
 }
 
 async function statistics(db: Knex, res: Response, finder: IssueFinder): Promise<void> {
@@ -33,19 +39,20 @@ function projectParent(req: Request): FinderParent {
 }
 
 /** The issue lists (instance, group with subgroups, project) and their statistics. */
-export function mountIssueLists(router: Router, { db }: RouteDeps): void {
+export function mountIssueLists(router: Router, deps: RouteDeps): void {
+  const { db } = deps;
   // GET /issues
   router.get('/issues', async (req, res) => {
     const input = globalListParams.parse(req);
     if (input.scope !== 'all' && !ctx(req).user) throw new UnauthorizedError();
-    await list(db, req, res, { kind: 'none' }, toFilters(input), { kind: 'none' }, input.with_labels_details);
+    await list(deps, req, res, { kind: 'none' }, toFilters(input), { kind: 'none' }, input.with_labels_details);
   });
 
   // GET /groups/:id/issues
   router.get('/groups/:id/issues', async (req, res) => {
     const input = groupListParams.parse(req);
     const groupId = ctx(req).group?.id as number;
-    await list(db, req, res, { kind: 'group', groupId }, toFilters(input), { kind: 'group', id: groupId }, input.with_labels_details);
+    await list(deps, req, res, { kind: 'group', groupId }, toFilters(input), { kind: 'group', id: groupId }, input.with_labels_details);
   });
 
   // GET /projects/:id/issues
@@ -53,7 +60,7 @@ export function mountIssueLists(router: Router, { db }: RouteDeps): void {
     const input = projectListParams.parse(req);
     const c = ctx(req);
     const origin: ReferenceOrigin = { kind: 'project', id: c.project?.id as number, namespaceId: c.project?.namespace_id as number };
-    await list(db, req, res, projectParent(req), toFilters(input), origin, input.with_labels_details);
+    await list(deps, req, res, projectParent(req), toFilters(input), origin, input.with_labels_details);
   });
 
   // GET /issues_statistics

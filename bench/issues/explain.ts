@@ -1,0 +1,40 @@
+/**
+ * Prints EXPLAIN (ANALYZE, BUFFERS) of the list queries the benchmark runs, against a seeded
+ * work-items schema: `npx tsx bench/issues/explain.ts <schema> <user id> <group id> <project id>`.
+ */
+import { createDb } from '@anvil/db';
+import { IssueFinder, FinderParent } from '../../services/work-items/src/issues/finder/issue-finder';
+import type { IssueFilters } from '../../services/work-items/src/issues/finder/filters';
+
+async function main(): Promise<void> {
+  const [schema, uid, gid, pid] = process.argv.slice(2);
+  const db = createDb({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', schema });
+  const viewer = { user: { id: Number(uid), username: 'bencher', name: 'bencher', admin: false, state: 'active' }, admin: false };
+  const cases: [string, FinderParent, IssueFilters][] = [
+    ['project', { kind: 'project', projectId: Number(pid), level: 20 }, {}],
+    ['project labels', { kind: 'project', projectId: Number(pid), level: 20 }, { state: 'opened', labels: ['label-3'] }],
+    ['project assignee', { kind: 'project', projectId: Number(pid), level: 20 }, { state: 'opened', assigneeUsername: ['bench-u2'] }],
+    ['project milestone', { kind: 'project', projectId: Number(pid), level: 20 }, { state: 'opened', milestone: 'm3' }],
+    ['group', { kind: 'group', groupId: Number(gid) }, { nonArchived: true }],
+    ['group labels', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, state: 'opened', labels: ['label-3'] }],
+    ['global', { kind: 'none' }, { scope: 'all', nonArchived: true }],
+  ];
+  const only = process.env.ONLY;
+  for (const [name, parent, f] of cases) {
+    if (only && !name.startsWith(only)) continue;
+    const finder = new IssueFinder(db, viewer, parent, { orderBy: 'created_at', sort: 'desc', ...f });
+    const page = finder.execute().limit(21).toString();
+    const count = db.queryBuilder().count({ n: '*' }).from(finder.filtered().clearSelect().select(db.raw('1')).limit(10001).as('c')).toString();
+    for (const [kind, sql] of [['page', page], ['count', count]]) {
+      const r = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
+      const lines = r.rows.map((x: Record<string, string>) => x['QUERY PLAN']);
+      console.log(`\n### ${name} — ${kind}\n${process.env.FULL ? lines.join('\n') : lines.filter((l: string) => /Scan|Join|Execution|Loop|Sort|Limit|Hash/.test(l)).slice(0, 14).join('\n')}`);
+    }
+  }
+  await db.destroy();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+/**
+ * The issues benchmark (GitLab Performance Tool style): seeds 10 projects × 100k issues in one
+ * group, then loads each endpoint alone at a fixed rate through the gateway, authenticated,
+ * and prints achieved RPS, p50/p90/p99 and success rate.
+ * Usage: npx tsx bench/issues/run.ts
+ * Env: DATABASE_URL (default the local Postgres), BENCH_RATE (1000), BENCH_SECONDS (60),
+ * BENCH_ISSUES (100000 per project), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
+ * BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { dropSchema } from '@anvil/db';
+import { startBenchFleet } from './fleet';
+import { scenarios } from './scenarios';
+import { seed } from './seed';
+
+interface Result { requests: number; ok: number; failed: number; socket_errors: number; seconds: number; rps: number; p50: number; p90: number; p99: number; max: number }
+
+function wrk(url: string, token: string, file: string, env: Record<string, string>, seconds: number, threads: number, connections: number): Promise<Result> {
+  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-H', `PRIVATE-TOKEN: ${token}`, '-s', path.join(__dirname, 'load.lua'), url];
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { env: { ...process.env, ...env, BENCH_PATHS: file, BENCH_THREADS: String(threads) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk failed (${code}):\n${out}`));
+      resolve(JSON.parse(line) as Result);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const rate = Number(process.env.BENCH_RATE ?? 1000);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 60);
+  const perProject = Number(process.env.BENCH_ISSUES ?? 100_000);
+  const threads = Number(process.env.BENCH_THREADS ?? 2);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+  const only = process.env.BENCH_ONLY?.split(',');
+  const run = `bench_issues_${Date.now().toString(36)}`;
+  const fleet = await startBenchFleet(databaseUrl, run);
+  try {
+    const data = await seed(fleet, databaseUrl, perProject);
+    if (process.env.BENCH_HOLD) {
+      console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, pids: fleet.pids, schemas: fleet.schemas }));
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      return;
+    }
+    console.log(`\nrate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
+    console.log('| endpoint | achieved RPS | p50 ms | p90 ms | p99 ms | success |');
+    console.log('|---|---|---|---|---|---|');
+    for (const s of scenarios(data)) {
+      if (only && !only.includes(s.name)) continue;
+      const file = path.join(tmpdir(), `${run}-${s.name}.txt`);
+      writeFileSync(file, s.paths.map((p) => `/api/v4${p}`).join('\n'));
+      await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, 3, threads, connections);
+      const r = await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, seconds, threads, connections);
+      const success = r.requests ? (100 * r.ok) / r.requests : 0;
+      console.log(`| ${s.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${success.toFixed(2)}% |`);
+    }
+  } finally {
+    await fleet.stop();
+    if (!process.env.BENCH_KEEP) {
+      for (const schema of Object.values(fleet.schemas)) await dropSchema({ url: databaseUrl, schema }).catch(() => undefined);
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import type { Seeded } from './seed';
+
+/** One endpoint under load: the paths (relative to /api/v4) wrk cycles through. */
+export interface Scenario {
+  name: string;
+  title: string;
+  paths: string[];
+}
+
+/** The endpoints the issue asks for, each with and without filters, over all ten projects. */
+export function scenarios(d: Seeded): Scenario[] {
+  const p = d.projectIds;
+  const filters = ['state=opened&labels=label-3', `state=opened&assignee_username=${d.usernames[2]}`, 'milestone=m3&state=opened', 'labels=bug&not[labels]=label-1&order_by=updated_at'];
+  const iids = Array.from({ length: 200 }, (_, i) => 1 + ((i * 7919) % d.issuesPerProject));
+  return [
+    { name: 'project', title: 'GET /projects/:id/issues', paths: p.map((id) => `/projects/${id}/issues`) },
+    { name: 'project-filtered', title: 'GET /projects/:id/issues (filters)', paths: p.flatMap((id) => filters.map((f) => `/projects/${id}/issues?${f}`)) },
+    { name: 'group', title: 'GET /groups/:id/issues', paths: [`/groups/${d.groupId}/issues`, `/groups/${d.groupId}/issues?page=2`] },
+    { name: 'group-filtered', title: 'GET /groups/:id/issues (filters)', paths: filters.map((f) => `/groups/${d.groupId}/issues?${f}`) },
+    { name: 'global', title: 'GET /issues?scope=all', paths: ['/issues?scope=all', '/issues?scope=all&page=2'] },
+    { name: 'global-filtered', title: 'GET /issues?scope=all (filters)', paths: filters.map((f) => `/issues?scope=all&${f}`) },
+    { name: 'single', title: 'GET /projects/:id/issues/:iid', paths: iids.map((iid, i) => `/projects/${p[i % p.length]}/issues/${iid}`) },
+  ];
+}

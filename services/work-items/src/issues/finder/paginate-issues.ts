@@ -1,0 +1,27 @@
+import type { Request, Response } from 'express';
+import type { Knex } from 'knex';
+import { COUNT_LIMIT, pageRequest, setOffsetHeaders } from '@anvil/http';
+import { queryPrepared } from '../../db/prepared';
+import type { GenerationCache } from '../../db/freshness';
+import type { IssueRow } from '../issue-row';
+import type { IssueFinder } from './issue-finder';
+
+/**
+ * Offset pagination of a finder with GitLab's headers: the page is one prepared statement; the
+ * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
+ * (a short page) and otherwise comes from `counts`, which holds it for the data generation.
+ */
+export async function paginateIssues(req: Request, res: Response, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<IssueRow[]> {
+  const { page, perPage, offset } = pageRequest(req);
+  const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
+  const hasNext = rows.length > perPage;
+  let total: number;
+  if (!hasNext && (rows.length > 0 || page === 1)) total = offset + rows.length;
+  else {
+    const q = db.queryBuilder().count({ n: '*' }).from(finder.filtered().select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
+    const native = q.toSQL().toNative();
+    total = await counts.get(`${native.sql}|${JSON.stringify(native.bindings)}`, async () => Number((await queryPrepared<{ n: string }>(db, native))[0].n));
+  }
+  setOffsetHeaders(req, res, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext });
+  return rows.slice(0, perPage);
+}
