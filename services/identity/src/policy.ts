@@ -25,10 +25,11 @@ export function requireAdmin(actor: Actor | null): Actor {
 }
 
 /**
- * Returns `subject` when `actor` may see it (admin, public, internal when signed in, or a member);
- * 404 `<resource> Not Found` otherwise, exactly as for a missing one.
+ * Returns `subject` when `actor` may see it (admin, public, internal when signed in, a member, or
+ * a group marked `readable` because a project inside it is visible); 404 `<resource> Not Found`
+ * otherwise, exactly as for a missing one.
  */
-export function visibleOr404<T extends { visibility: Visibility }>(subject: T | null, level: (s: T) => number, actor: Actor | null, resource: string): T {
-  if (!subject || !canRead({ visibility: subject.visibility, access_level: level(subject) }, actor)) throw new NotFoundError(resource);
+export function visibleOr404<T extends { visibility: Visibility; readable?: boolean }>(subject: T | null, level: (s: T) => number, actor: Actor | null, resource: string): T {
+  if (!subject || !canRead({ visibility: subject.visibility, access_level: level(subject), readable: subject.readable }, actor)) throw new NotFoundError(resource);
   return subject;
 }

@@ -22,6 +22,35 @@ export function projectLevelSql(projectId: string): string {
 /** Ids (a subquery) of the groups user `?` is an unexpired member of at `?` or above. */
 export const MEMBER_GROUP_IDS = `ARRAY(SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.access_level >= ? AND ${ACTIVE_MEMBER})`;
 
+/** User `?`'s unexpired project memberships (alias `m`) joined with the project (`p`) and its namespace (`pn`). */
+const MEMBER_PROJECTS = `members m JOIN projects p ON p.id = m.source_id JOIN namespaces pn ON pn.id = p.namespace_id
+  WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= 10 AND ${ACTIVE_MEMBER}`;
+
+/** User `?`'s unexpired group memberships (alias `m`, group `mg`) whose group or a subgroup holds a project. */
+const MEMBER_GROUPS_WITH_PROJECTS = `members m JOIN namespaces mg ON mg.id = m.source_id
+  WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.access_level >= 10 AND ${ACTIVE_MEMBER}
+  AND EXISTS (SELECT 1 FROM namespaces d JOIN projects dp ON dp.namespace_id = d.id WHERE d.traversal_ids @> ARRAY[mg.id])`;
+
+/**
+ * Whether user `?` (bound twice) can see a project inside the group whose id is the expression
+ * `groupId` or inside one of its subgroups (GitLab's GroupPolicy `has_projects`): as a project
+ * member, or as a member of a group at or below it that holds a project. Both start from the
+ * user's memberships (the members index), never from the group's projects. Projects in a private
+ * group are private (visibility never exceeds the namespace's), so membership is the only way in.
+ */
+export function readableThroughProjectsSql(groupId: string): string {
+  return `(EXISTS (SELECT 1 FROM ${MEMBER_PROJECTS} AND pn.traversal_ids @> ARRAY[${groupId}])
+    OR EXISTS (SELECT 1 FROM ${MEMBER_GROUPS_WITH_PROJECTS} AND mg.traversal_ids @> ARRAY[${groupId}]))`;
+}
+
+/**
+ * Ids (an array expression) of the groups user `?` (bound twice) may read through projects: the
+ * groups and ancestors of the projects they are a member of, and the ancestors of their member
+ * groups that hold a project. The set-wise form of `readableThroughProjectsSql`, for lists.
+ */
+export const PROJECT_READABLE_GROUP_IDS = `ARRAY(SELECT unnest(pn.traversal_ids) FROM ${MEMBER_PROJECTS} AND pn.kind = 'group'
+  UNION SELECT unnest(mg.traversal_ids) FROM ${MEMBER_GROUPS_WITH_PROJECTS})`;
+
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

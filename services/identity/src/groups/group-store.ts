@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Db, groupLevelSql } from '../sql';
+import { Db, groupLevelSql, readableThroughProjectsSql } from '../sql';
 import { Namespace, NamespaceRow, toNamespace } from '../namespaces/namespace';
 import { namespaceSelect } from '../namespaces/namespace-store';
 
@@ -7,6 +7,8 @@ import { namespaceSelect } from '../namespaces/namespace-store';
 export interface Group extends Namespace {
   kind: 'group';
   accessLevel: number;
+  /** The caller sees a project inside this private group (may read it at level 0); false unless looked up. */
+  readable: boolean;
 }
 
 /** Groups (alias `namespaces`) with `userId`'s effective level as `access_level`, in one query. */
@@ -15,16 +17,25 @@ export function groupSelect(db: Db, userId: number | null): Knex.QueryBuilder {
   return namespaceSelect(db).select(level).where('namespaces.kind', 'group');
 }
 
-/** Maps a group row (with `access_level`) to a Group. */
-export function toGroup(row: NamespaceRow & { access_level?: number }): Group {
-  return { ...toNamespace(row), kind: 'group', accessLevel: Number(row.access_level ?? 0) };
+/**
+ * `readable` of user `?` (bound twice) on the group alias `namespaces`: only a private group is
+ * asked (public and internal ones are readable anyway), and only then are the EXISTS evaluated.
+ */
+export function readableColumn(alias: string): string {
+  return `CASE WHEN ${alias}.visibility = 'private' THEN ${readableThroughProjectsSql(`${alias}.id`)} ELSE false END AS readable`;
+}
+
+/** Maps a group row (with `access_level`, and `readable` when selected) to a Group. */
+export function toGroup(row: NamespaceRow & { access_level?: number; readable?: boolean }): Group {
+  return { ...toNamespace(row), kind: 'group', accessLevel: Number(row.access_level ?? 0), readable: row.readable === true };
 }
 
 /** Reads groups. */
 export const groupStore = {
-  /** One group by id or full path (case-insensitive) with `userId`'s effective level, or null. */
+  /** One group by id or full path (case-insensitive) with `userId`'s effective level and `readable`, or null. */
   async find(db: Db, ref: number | string, userId: number | null): Promise<Group | null> {
     const q = groupSelect(db, userId);
+    if (userId) q.select(db.raw(readableColumn('namespaces'), [userId, userId]));
     if (typeof ref === 'number') q.where('namespaces.id', ref);
     else q.whereRaw('lower(namespaces.full_path) = lower(?)', [ref]);
     const row = (await q.first()) as (NamespaceRow & { access_level: number }) | undefined;

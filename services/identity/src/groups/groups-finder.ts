@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { contains, Db, MEMBER_GROUP_IDS } from '../sql';
+import { contains, Db, MEMBER_GROUP_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
 import { groupSelect } from './group-store';
 
 /** `GET /groups` and `GET /groups/:id/subgroups` filters. */
@@ -25,7 +25,7 @@ export interface ParentFilter {
 /**
  * Builds a group list for `actor`: anonymous callers see public groups; administrators and
  * `all_available=true` see every group they can read; everyone else sees the groups they are a
- * member of (directly or through an ancestor). `parent` restricts to its direct subgroups, or
+ * member of (directly or through an ancestor) and those they read through a project inside. `parent` restricts to its direct subgroups, or
  * with `descendants` to every group below it (GitLab's `include_parent_descendants`).
  */
 export class GroupsFinder {
@@ -51,8 +51,10 @@ export class GroupsFinder {
     if (!a) return void q.where('namespaces.visibility', 'public');
     const allAvailable = this.params.all_available ?? a.admin;
     if (a.admin && allAvailable) return;
-    if (!allAvailable) return void q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]);
-    q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]));
+    const readable = (w: Knex.QueryBuilder) =>
+      w.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]).orWhereRaw(`namespaces.id = ANY(${PROJECT_READABLE_GROUP_IDS})`, [a.id, a.id]);
+    if (!allAvailable) return void q.where(readable);
+    q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhere(readable));
   }
 
   private byParent(q: Knex.QueryBuilder) {

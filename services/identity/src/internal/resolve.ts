@@ -1,5 +1,6 @@
 import type { GroupScope, ProjectScope } from '@anvil/auth';
 import { splitFullPath } from '../namespaces/paths';
+import { readableColumn } from '../groups/group-store';
 import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_GROUP_IDS, projectLevelSql } from '../sql';
 
 /**
@@ -32,16 +33,24 @@ export async function resolveProject(db: Db, ref: number | string, userId: numbe
   };
 }
 
-/** A group by id or full path with `userId`'s effective level (0 for anonymous), or null. */
+/**
+ * A group by id or full path with `userId`'s effective level (0 for anonymous), or null. A signed-in
+ * caller who may read a private group only through a project inside it gets `readable: true` with
+ * level 0 (what `canRead` honours); the key is absent otherwise.
+ */
 export async function resolveGroup(db: Db, ref: number | string, userId: number | null): Promise<GroupScope | null> {
   const q = db('namespaces as n')
     .where('n.kind', 'group')
     .select('n.id', 'n.full_path', 'n.parent_id', 'n.visibility', db.raw(`${groupLevelSql('n.traversal_ids')} AS access_level`, [userId ?? 0]));
+  if (userId) q.select(db.raw(readableColumn('n'), [userId, userId]));
   if (typeof ref === 'number') q.where('n.id', ref);
   else q.whereRaw('lower(n.full_path) = lower(?)', [ref]);
   const row = await q.first();
   if (!row) return null;
-  return { id: row.id, full_path: row.full_path, parent_id: row.parent_id, visibility: row.visibility, access_level: Number(row.access_level) };
+  const level = Number(row.access_level);
+  const scope: GroupScope = { id: row.id, full_path: row.full_path, parent_id: row.parent_id, visibility: row.visibility, access_level: level };
+  if (row.readable === true && level < 10) scope.readable = true;
+  return scope;
 }
 
 /**
