@@ -4,6 +4,7 @@ import * as createReadModels from './20261122000100_create_read_models';
 import * as createIssues from './20261122000200_create_issues';
 import * as createIssueActivity from './20261122000300_create_issue_activity';
 import * as createMergeRequests from './20261122000400_create_merge_requests';
+import * as addIssueListIndexes from './20261122000500_add_issue_list_indexes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -12,4 +13,5 @@ export const migrations: Migration[] = [
   { name: '20261122000200_create_issues', ...createIssues },
   { name: '20261122000300_create_issue_activity', ...createIssueActivity },
   { name: '20261122000400_create_merge_requests', ...createMergeRequests },
+  { name: '20261122000500_add_issue_list_indexes', ...addIssueListIndexes },
 ];

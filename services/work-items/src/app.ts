@@ -29,7 +29,7 @@ function trackWrites(req: Request, res: Response, next: NextFunction): void {
 export function createApp(deps: ServiceDeps): Express {
   const routeDeps = {
     db: deps.db,
-    counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 10_000)),
+    counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 60_000)),
     responses: new ResponseCache(Number(deps.config.RESPONSE_CACHE_TTL_MS ?? 5_000)),
   };
   return createServiceApp({

@@ -22,9 +22,19 @@ interface Entry<V> {
   expires: number;
 }
 
-/** A small TTL cache whose entries die with the generation they were computed in. */
+interface Pending<V> {
+  value: Promise<V>;
+  generation: number;
+}
+
+/**
+ * A small TTL cache whose entries die with the generation they were computed in. Concurrent
+ * misses for one key in one generation share a single load (no thundering herd when an
+ * expensive entry expires under load).
+ */
 export class GenerationCache<V> {
   private readonly map = new Map<string, Entry<V>>();
+  private readonly pending = new Map<string, Pending<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -41,7 +51,16 @@ export class GenerationCache<V> {
     const hit = this.map.get(key);
     if (hit && hit.generation === generation && hit.expires > now) return hit.value;
     const gen = generation;
-    const value = await load();
+    const inFlight = this.pending.get(key);
+    if (inFlight && inFlight.generation === gen) return inFlight.value;
+    const promise = load();
+    this.pending.set(key, { value: promise, generation: gen });
+    let value: V;
+    try {
+      value = await promise;
+    } finally {
+      if (this.pending.get(key)?.value === promise) this.pending.delete(key);
+    }
     if (!keep(value)) return value;
     this.map.delete(key);
     if (this.map.size >= this.maxEntries) this.map.delete(this.map.keys().next().value as string);

@@ -1,14 +1,16 @@
 import type { Knex } from 'knex';
 import { isAny, isNone, NegatedFilters } from './filters';
 import type { FilterStep, FinderScope } from './issue-finder';
+import { labelIdsTitled } from './positive';
 
 type NotStep = (q: Knex.QueryBuilder, n: NegatedFilters, s: FinderScope) => void;
 
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
 
-const notLabels: NotStep = (q, n) => {
+const notLabels: NotStep = (q, n, s) => {
   if (!n.labels?.length) return;
-  q.whereRaw('NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (SELECT id FROM labels WHERE title = ANY(?)))', [n.labels]);
+  const ids = labelIdsTitled(s, true);
+  q.whereRaw(`NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (${ids.sql}))`, [n.labels, ...ids.bindings]);
 };
 
 /** `not[milestone]` (a title) and `not[milestone_id]` (`Upcoming`, `Started`, `None`, `Any`). */

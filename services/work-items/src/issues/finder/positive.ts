@@ -1,13 +1,12 @@
 import type { Knex } from 'knex';
 import { IssueFilters, isAny, isNone } from './filters';
-import type { FilterStep } from './issue-finder';
+import type { FilterStep, FinderScope } from './issue-finder';
 import { dueDateRange } from './dates';
 import { fuzzyWords, likeEscape, searchColumns } from './search';
 
 const ASSIGNED = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)';
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)';
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
-const HAS_LABEL_TITLED = 'EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (SELECT id FROM labels WHERE title = ?))';
 const ANY_LABEL = 'EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)';
 const AWARDED = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?";
 
@@ -62,16 +61,32 @@ const byMilestone: FilterStep = (q, f, s) => {
   if (special === undefined || special === '') return;
   if (isNone(special)) q.whereNull('i.milestone_id');
   else if (isAny(special)) q.whereNotNull('i.milestone_id');
-  else if (f.milestoneId?.toLowerCase() === 'upcoming' || f.milestone === '#upcoming') q.whereRaw(`i.milestone_id IN (${UPCOMING_MILESTONES})`, [s.today]);
-  else if (f.milestoneId?.toLowerCase() === 'started' || f.milestone === '#started') q.whereRaw(`i.milestone_id IN (${STARTED_MILESTONES})`, [s.today]);
-  else q.whereRaw('i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)', [f.milestone as string]);
+  else if (f.milestoneId?.toLowerCase() === 'upcoming' || f.milestone === '#upcoming') q.whereRaw(`i.milestone_id = ANY(ARRAY(${UPCOMING_MILESTONES}))`, [s.today]);
+  else if (f.milestoneId?.toLowerCase() === 'started' || f.milestone === '#started') q.whereRaw(`i.milestone_id = ANY(ARRAY(${STARTED_MILESTONES}))`, [s.today]);
+  else q.whereRaw('i.milestone_id = ANY(ARRAY(SELECT id FROM milestones WHERE title = ?))', [f.milestone as string]);
 };
 
-const byLabels: FilterStep = (q, f) => {
+/**
+ * Label ids titled `?` that issues of the list can carry: in a project list only the project's
+ * and its ancestor groups' labels (so the planner probes one label, not every project's).
+ */
+export function labelIdsTitled(s: FinderScope, many = false): { sql: string; bindings: Knex.Value[] } {
+  const title = many ? 'title = ANY(?)' : 'title = ?';
+  if (s.parent.kind !== 'project') return { sql: `SELECT id FROM labels WHERE ${title}`, bindings: [] };
+  return {
+    sql: `SELECT id FROM labels WHERE ${title} AND (project_id = ? OR group_id IN (SELECT unnest(group_traversal_ids) FROM projects WHERE id = ?))`,
+    bindings: [s.parent.projectId, s.parent.projectId],
+  };
+}
+
+const byLabels: FilterStep = (q, f, s) => {
   if (!f.labels?.length) return;
   if (f.labels.some(isNone)) return void q.whereRaw(`NOT ${ANY_LABEL}`);
   if (f.labels.some(isAny)) return void q.whereRaw(ANY_LABEL);
-  for (const title of new Set(f.labels)) q.whereRaw(HAS_LABEL_TITLED, [title]);
+  const ids = labelIdsTitled(s);
+  for (const title of new Set(f.labels)) {
+    q.whereRaw(`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ANY(ARRAY(${ids.sql})))`, [title, ...ids.bindings]);
+  }
 };
 
 const byReaction: FilterStep = (q, f, s) => {
