@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Db, groupLevelSql, readableThroughProjectsSql } from '../sql';
+import { Db, groupLevelSql, prepared, readableThroughProjectsSql } from '../sql';
 import { Namespace, NamespaceRow, toNamespace } from '../namespaces/namespace';
 import { namespaceSelect } from '../namespaces/namespace-store';
 
@@ -32,13 +32,13 @@ export function toGroup(row: NamespaceRow & { access_level?: number; readable?: 
 
 /** Reads groups. */
 export const groupStore = {
-  /** One group by id or full path (case-insensitive) with `userId`'s effective level and `readable`, or null. */
+  /** One group by id or full path (case-insensitive) with `userId`'s effective level and `readable`, or null (one prepared statement). */
   async find(db: Db, ref: number | string, userId: number | null): Promise<Group | null> {
     const q = groupSelect(db, userId);
     if (userId) q.select(db.raw(readableColumn('namespaces'), [userId, userId]));
     if (typeof ref === 'number') q.where('namespaces.id', ref);
     else q.whereRaw('lower(namespaces.full_path) = lower(?)', [ref]);
-    const row = (await q.first()) as (NamespaceRow & { access_level: number }) | undefined;
+    const row = (await prepared(q.first())) as (NamespaceRow & { access_level: number }) | undefined;
     return row ? toGroup(row) : null;
   },
 };

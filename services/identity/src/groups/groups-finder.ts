@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { contains, Db, MEMBER_GROUP_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
+import { contains, Db, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
 import { groupSelect } from './group-store';
 
 /** `GET /groups` and `GET /groups/:id/subgroups` filters. */
@@ -52,7 +52,7 @@ export class GroupsFinder {
     const allAvailable = this.params.all_available ?? a.admin;
     if (a.admin && allAvailable) return;
     const readable = (w: Knex.QueryBuilder) =>
-      w.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 10]).orWhereRaw(`namespaces.id = ANY(${PROJECT_READABLE_GROUP_IDS})`, [a.id, a.id]);
+      w.whereRaw(`namespaces.id IN (${MEMBER_SUBTREE_IDS})`, [a.id, 10]).orWhereRaw(`namespaces.id = ANY(${PROJECT_READABLE_GROUP_IDS})`, [a.id, a.id]);
     if (!allAvailable) return void q.where(readable);
     q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhere(readable));
   }
@@ -67,8 +67,8 @@ export class GroupsFinder {
   private byMembership(q: Knex.QueryBuilder) {
     const a = this.actor;
     if (!a) return;
-    if (this.params.owned) q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 50]);
-    if (this.params.min_access_level) q.whereRaw(`namespaces.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, this.params.min_access_level]);
+    if (this.params.owned) q.whereRaw(`namespaces.id IN (${MEMBER_SUBTREE_IDS})`, [a.id, 50]);
+    if (this.params.min_access_level) q.whereRaw(`namespaces.id IN (${MEMBER_SUBTREE_IDS})`, [a.id, this.params.min_access_level]);
   }
 
   private byFilters(q: Knex.QueryBuilder) {

@@ -1,12 +1,12 @@
 import type { GroupScope, ProjectScope } from '@anvil/auth';
 import { splitFullPath } from '../namespaces/paths';
 import { readableColumn } from '../groups/group-store';
-import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_GROUP_IDS, projectLevelSql } from '../sql';
+import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_SUBTREE_IDS, prepared, projectLevelSql } from '../sql';
 
 /**
- * The gateway's hot-path lookups. Each is one indexed query: by primary key or by the
- * case-insensitive full-path indexes, with the caller's levels as correlated subqueries on the
- * members index.
+ * The gateway's hot-path lookups. Each is one indexed query (a prepared statement): by primary
+ * key or by the case-insensitive full-path indexes, with the caller's levels as correlated
+ * subqueries on the members index.
  */
 
 /** A project by id or full path with `userId`'s effective level (0 for anonymous), or null. */
@@ -21,7 +21,7 @@ export async function resolveProject(db: Db, ref: number | string, userId: numbe
     if (!namespace) return null;
     q.whereRaw('lower(n.full_path) = lower(?) AND lower(p.path) = lower(?)', [namespace, path]);
   }
-  const row = await q.first();
+  const row = await prepared(q.first());
   if (!row) return null;
   return {
     id: row.id,
@@ -45,7 +45,7 @@ export async function resolveGroup(db: Db, ref: number | string, userId: number 
   if (userId) q.select(db.raw(readableColumn('n'), [userId, userId]));
   if (typeof ref === 'number') q.where('n.id', ref);
   else q.whereRaw('lower(n.full_path) = lower(?)', [ref]);
-  const row = await q.first();
+  const row = await prepared(q.first());
   if (!row) return null;
   const level = Number(row.access_level);
   const scope: GroupScope = { id: row.id, full_path: row.full_path, parent_id: row.parent_id, visibility: row.visibility, access_level: level };
@@ -67,7 +67,7 @@ export async function readableProjectIds(db: Db, userId: number | null, minLevel
   const parts = [
     'SELECT p.id FROM projects p WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = ? AND u.admin)',
     `SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ? AND ${ACTIVE_MEMBER}`,
-    `SELECT p.id FROM projects p WHERE p.namespace_id IN (SELECT n.id FROM namespaces n WHERE n.traversal_ids && ${MEMBER_GROUP_IDS})`,
+    `SELECT p.id FROM projects p WHERE p.namespace_id IN (${MEMBER_SUBTREE_IDS})`,
   ];
   const bindings: unknown[] = [userId, userId, level, userId, level];
   if (!minLevel) parts.push(`SELECT p.id FROM projects p WHERE p.visibility IN ('public', 'internal')`);

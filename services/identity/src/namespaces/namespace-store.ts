@@ -2,10 +2,13 @@ import type { Knex } from 'knex';
 import type { Db } from '../sql';
 import { Namespace, NamespaceRow, toNamespace } from './namespace';
 
+/** The columns of `namespaces` (listed, never `*`: group reads are prepared statements). */
+export const NAMESPACE_COLUMNS = ['id', 'kind', 'name', 'path', 'full_path', 'parent_id', 'traversal_ids', 'owner_id', 'visibility', 'description', 'settings', 'created_at', 'updated_at'];
+
 /** `namespaces` columns plus `full_name`, computed from the ancestors in one indexed subquery. */
 export function namespaceSelect(db: Db, alias = 'namespaces'): Knex.QueryBuilder {
   return db(`namespaces as ${alias}`).select(
-    `${alias}.*`,
+    ...NAMESPACE_COLUMNS.map((c) => `${alias}.${c}`),
     db.raw(`(SELECT string_agg(a.name, ' / ' ORDER BY array_position(${alias}.traversal_ids, a.id)) FROM namespaces a WHERE a.id = ANY(${alias}.traversal_ids)) AS full_name`),
   );
 }

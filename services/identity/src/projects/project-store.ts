@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
-import { Db, groupLevelSql, projectLevelSql } from '../sql';
+import { Db, groupLevelSql, prepared, projectLevelSql } from '../sql';
 import { Project, ProjectRow, toProject } from './project';
 import type { ProjectSettings } from './project-settings';
+
+/** The columns of `projects` (listed, never `*`: the reads are prepared statements). */
+export const PROJECT_COLUMNS = ['id', 'name', 'path', 'namespace_id', 'description', 'visibility', 'archived', 'creator_id', 'default_branch', 'topics', 'star_count', 'forks_count', 'settings', 'created_at', 'updated_at', 'last_activity_at'];
 
 /**
  * Projects joined with namespace, personal owner and `userId`'s direct and inherited levels, in
@@ -11,11 +14,13 @@ export function projectSelect(db: Db, userId: number | null): Knex.QueryBuilder 
   const levels = userId
     ? [db.raw(`${projectLevelSql('p.id')} AS project_access`, [userId]), db.raw(`${groupLevelSql('n.traversal_ids')} AS group_access`, [userId])]
     : [db.raw('0 AS project_access'), db.raw('0 AS group_access')];
+  // a LEFT JOIN, though every project has its namespace (foreign key): Postgres removes a left
+  // join to a unique key that nothing reads, so list counts built from this query skip both joins
   return db('projects as p')
-    .join('namespaces as n', 'n.id', 'p.namespace_id')
+    .leftJoin('namespaces as n', 'n.id', 'p.namespace_id')
     .leftJoin('users as o', 'o.id', 'n.owner_id')
     .select(
-      'p.*',
+      ...PROJECT_COLUMNS.map((c) => `p.${c}`),
       'n.kind as ns_kind',
       'n.name as ns_name',
       'n.path as ns_path',
@@ -53,9 +58,9 @@ export interface NewProjectRow {
 
 /** Reads and writes `projects`. */
 export const projectStore = {
-  /** One project by id or full path with `userId`'s levels, or null. */
+  /** One project by id or full path with `userId`'s levels, or null (one prepared statement). */
   async find(db: Db, ref: number | { namespace: string; path: string }, userId: number | null): Promise<Project | null> {
-    const row = (await whereRef(projectSelect(db, userId), ref).first()) as ProjectRow | undefined;
+    const row = (await prepared(whereRef(projectSelect(db, userId), ref).first())) as ProjectRow | undefined;
     return row ? toProject(row) : null;
   },
 

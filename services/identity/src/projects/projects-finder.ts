@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
-import { ACTIVE_MEMBER, contains, Db, MEMBER_GROUP_IDS } from '../sql';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, prepared } from '../sql';
+import type { ProjectRow } from './project';
 import { projectSelect } from './project-store';
 
 /** `GET /projects` (and group projects) filters. */
@@ -27,7 +28,15 @@ export interface GroupScopeFilter {
   includeSubgroups: boolean;
 }
 
-const directProjectIds = (level: number) => `p.id IN (SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ${Number(level)} AND ${ACTIVE_MEMBER})`;
+const directProjectIds = (level: number) => `p.id = ANY(ARRAY(SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ${Number(level)} AND ${ACTIVE_MEMBER}))`;
+
+/**
+ * Projects whose namespace lies in a group user `?` is a member of at level `?` or below it. On
+ * `p.namespace_id`, not on the joined namespace, so the filter reads `projects` alone: Postgres can
+ * walk the ordering index and stop at the page's end, drop the joins from the count, and (arrays,
+ * not subqueries) OR the visibility, primary-key and namespace indexes into one bitmap.
+ */
+const inMemberGroups = `p.namespace_id = ANY(ARRAY(${MEMBER_SUBTREE_IDS}))`;
 
 /**
  * Builds a project list for `actor`: anonymous callers see public projects, signed-in users
@@ -53,9 +62,17 @@ export class ProjectsFinder {
     return this.ordered(q);
   }
 
+  /**
+   * The first `limit` projects in one prepared statement (what `GET /groups/:id` embeds). Not for
+   * `paginate`, which derives a count query from the builder (a named statement must keep its text).
+   */
+  async first(limit: number): Promise<ProjectRow[]> {
+    return (await prepared(this.execute().limit(limit))) as ProjectRow[];
+  }
+
   private memberOf(q: Knex.QueryBuilder, level: number) {
     const id = (this.actor as Actor).id;
-    q.where((w) => w.whereRaw(directProjectIds(level), [id]).orWhereRaw(`n.traversal_ids && ${MEMBER_GROUP_IDS}`, [id, level]));
+    q.where((w) => w.whereRaw(directProjectIds(level), [id]).orWhereRaw(inMemberGroups, [id, level]));
   }
 
   private byVisibleTo(q: Knex.QueryBuilder) {
@@ -67,7 +84,7 @@ export class ProjectsFinder {
 
   private byGroup(q: Knex.QueryBuilder) {
     if (!this.group) return;
-    if (this.group.includeSubgroups) q.whereRaw('n.traversal_ids @> ARRAY[?]::integer[]', [this.group.groupId]);
+    if (this.group.includeSubgroups) q.whereRaw('p.namespace_id IN (SELECT sn.id FROM namespaces sn WHERE sn.traversal_ids @> ARRAY[?]::integer[])', [this.group.groupId]);
     else q.where('p.namespace_id', this.group.groupId);
   }
 
@@ -76,7 +93,7 @@ export class ProjectsFinder {
     if (!a) return;
     if (this.params.membership) this.memberOf(q, 10);
     if (this.params.min_access_level) this.memberOf(q, this.params.min_access_level);
-    if (this.params.owned) q.where((w) => w.where('n.owner_id', a.id).orWhereRaw(`n.traversal_ids && ${MEMBER_GROUP_IDS}`, [a.id, 50]));
+    if (this.params.owned) q.where((w) => w.whereRaw(`p.namespace_id IN (SELECT sn.id FROM namespaces sn WHERE sn.owner_id = ? AND sn.kind = 'user')`, [a.id]).orWhereRaw(inMemberGroups, [a.id, 50]));
   }
 
   private byAttributes(q: Knex.QueryBuilder) {

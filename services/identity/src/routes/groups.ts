@@ -72,8 +72,7 @@ async function authorizeCreate(ictx: IdentityContext, actor: Actor, parentId: nu
 }
 
 async function groupProjects(ictx: IdentityContext, actor: Actor | null, group: Group): Promise<Project[]> {
-  const rows = (await new ProjectsFinder(ictx.db, actor, {}, { groupId: group.id, includeSubgroups: false }).execute().limit(100)) as ProjectRow[];
-  return rows.map(toProject);
+  return (await new ProjectsFinder(ictx.db, actor, {}, { groupId: group.id, includeSubgroups: false }).first(100)).map(toProject);
 }
 
 /** Groups routes: create, list, read, update, delete, subgroups, descendant groups, projects. */

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import type { Db } from '../sql';
+import { type Db, prepared } from '../sql';
 import { Token, TokenRow, toToken } from './token';
+
+/** The columns of `personal_access_tokens` (listed: the gateway's lookup is a prepared statement). */
+const TOKEN_COLUMNS = ['id', 'user_id', 'name', 'description', 'scopes', 'token_digest', 'revoked', 'expires_at', 'last_used_at', 'created_at', 'updated_at'];
 
 type TokenWithUserRow = TokenRow & { u_username: string; u_name: string; u_admin: boolean; u_state: 'active' | 'blocked' };
 
@@ -18,14 +21,14 @@ export const tokenStore = {
     return row ? toToken(row) : null;
   },
 
-  /** A token with its user, by digest or by id and user, in one indexed query; or null. */
+  /** A token with its user, by digest or by id and user, in one indexed query (prepared); or null. */
   async findWithUser(db: Db, by: { digest: string } | { id: number; userId: number }): Promise<{ token: Token; user: Actor } | null> {
     const q = db('personal_access_tokens as t')
       .join('users as u', 'u.id', 't.user_id')
-      .select('t.*', 'u.username as u_username', 'u.name as u_name', 'u.admin as u_admin', 'u.state as u_state');
+      .select(...TOKEN_COLUMNS.map((c) => `t.${c}`), 'u.username as u_username', 'u.name as u_name', 'u.admin as u_admin', 'u.state as u_state');
     if ('digest' in by) q.where('t.token_digest', by.digest);
     else q.where({ 't.id': by.id, 't.user_id': by.userId });
-    const row = (await q.first()) as TokenWithUserRow | undefined;
+    const row = (await prepared(q.first())) as TokenWithUserRow | undefined;
     if (!row) return null;
     return { token: toToken(row), user: { id: row.user_id, username: row.u_username, name: row.u_name, admin: row.u_admin, state: row.u_state } };
   },
