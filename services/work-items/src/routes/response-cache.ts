@@ -34,6 +34,8 @@ export class ResponseCache {
     let fresh: Rendered | undefined;
     const out = await this.cache.get(key, async () => (fresh = await render()), (r) => r.body.length <= 512 * 1024);
     for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
-    res.status(out.status).type('application/json').send(fresh ? fresh.body : out.body);
+    // a Buffer, so express does not append `; charset=utf-8` (python-gitlab compares the type exactly)
+    res.status(out.status).setHeader('Content-Type', 'application/json');
+    res.send(Buffer.from(fresh ? fresh.body : out.body, 'utf8'));
   }
 }
