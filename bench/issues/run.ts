@@ -5,7 +5,7 @@
  * Usage: npx tsx bench/issues/run.ts
  * Env: DATABASE_URL (default the local Postgres), BENCH_RATE (1000), BENCH_SECONDS (60),
  * BENCH_ISSUES (100000 per project), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
- * BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
+ * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       if (only && !only.includes(s.name)) continue;
       const file = path.join(tmpdir(), `${run}-${s.name}.txt`);
       writeFileSync(file, s.paths.map((p) => `/api/v4${p}`).join('\n'));
-      await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, 3, threads, connections);
+      await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, Number(process.env.BENCH_WARMUP ?? 10), threads, connections);
       const r = await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, seconds, threads, connections);
       const success = r.requests ? (100 * r.ok) / r.requests : 0;
       console.log(`| ${s.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${success.toFixed(2)}% |`);

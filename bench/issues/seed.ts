@@ -87,7 +87,7 @@ export async function seed(fleet: BenchFleet, databaseUrl: string, issuesPerProj
     }, 'the work-items read model');
     const started = Date.now();
     for (const [i, pid] of projectIds.entries()) await seedProject(db, pid, i, users.map((u) => u.id), issuesPerProject);
-    await db.raw('ANALYZE');
+    await db.raw('VACUUM ANALYZE');
     console.log(`seeded ${projects} × ${issuesPerProject} issues in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await db.destroy();
