@@ -50,7 +50,10 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect((await as(reporter).put(path(iid)).send({ labels: 'a,b' }).expect(200)).body.labels).toEqual(['a', 'b']);
     expect((await as(reporter).put(path(iid)).send({ add_labels: 'c' }).expect(200)).body.labels).toEqual(['a', 'b', 'c']);
     expect((await as(reporter).put(path(iid)).send({ remove_labels: ['a'] }).expect(200)).body.labels).toEqual(['b', 'c']);
-    expect((await as(reporter).put(path(iid)).send({ labels: '' }).expect(200)).body.labels).toEqual([]);
+    const cleared = await as(reporter).put(path(iid)).send({ labels: '' }).expect(200);
+    expect(cleared.body.labels).toEqual([]);
+    const events = await svc.deps.db('outbox').where({ type: 'work-items.issue.updated' }).whereRaw("data->>'id' = ?", [String(cleared.body.id)]).orderBy('id');
+    expect(events.map((e: { data: { labels: string[] } }) => e.data.labels)).toEqual([['a', 'b'], ['a', 'b', 'c'], ['b', 'c'], []]);
   });
 
   it('assigns and unassigns, sets milestone, due date, confidential, weight and issue_type', async () => {
