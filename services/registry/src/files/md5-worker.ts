@@ -4,7 +4,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * MD5 on a worker thread: the slowest of the three digests (≈500 MB/s here) runs beside SHA-1 and
  * SHA-256 on the main thread instead of after them. Bytes go over in 1 MiB batches whose buffers are
- * transferred, not copied; at most `MAX_IN_FLIGHT` batches wait, so memory stays bounded.
+ * transferred, not copied, and come back with the acknowledgement to be filled again; at most
+ * `MAX_IN_FLIGHT` batches are out, so memory stays bounded and nothing is allocated per batch.
  */
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -20,7 +21,7 @@ parentPort.on('message', (m) => {
   } else if (m.drop) {
     jobs.delete(m.id);
   } else {
-    parentPort.postMessage({ id: m.id, ack: true });
+    parentPort.postMessage({ id: m.id, ack: true, data: m.data }, [m.data]);
   }
 });
 `;
@@ -32,12 +33,21 @@ const MAX_IN_FLIGHT = 8;
 let worker: Worker | null = null;
 let nextId = 1;
 const waiting = new Map<number, { acks: () => void; done: (hex: string) => void }>();
+/** Batch buffers handed back by the worker, reused by any digest. */
+const spare: ArrayBuffer[] = [];
+
+function batchBuffer(): Buffer {
+  const b = spare.pop();
+  return b ? Buffer.from(b) : Buffer.allocUnsafeSlow(MD5_BATCH);
+}
 
 function shared(): Worker {
   if (worker) return worker;
-  worker = new Worker(SOURCE, { eval: true });
+  // A small heap: the worker only holds hash states and the batches it is handed back.
+  worker = new Worker(SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } });
   worker.unref();
-  worker.on('message', (m: { id: number; ack?: boolean; hex?: string }) => {
+  worker.on('message', (m: { id: number; ack?: boolean; hex?: string; data?: ArrayBuffer }) => {
+    if (m.data && spare.length < 16) spare.push(m.data);
     const w = waiting.get(m.id);
     if (!w) return;
     if (m.ack) w.acks();
@@ -52,7 +62,7 @@ function shared(): Worker {
 /** An MD5 computed on the shared worker, fed in order; small inputs never leave the calling thread. */
 export class OffloadedMd5 {
   private readonly id = nextId++;
-  private batch = Buffer.allocUnsafeSlow(MD5_BATCH);
+  private batch = batchBuffer();
   private used = 0;
   private inFlight = 0;
   private sentAny = false;
@@ -96,7 +106,7 @@ export class OffloadedMd5 {
     shared().postMessage({ id: this.id, data, len: this.used, end }, [data]);
     this.sentAny = true;
     if (!end) this.inFlight++;
-    this.batch = Buffer.allocUnsafeSlow(MD5_BATCH);
+    this.batch = batchBuffer();
     this.used = 0;
   }
 
