@@ -86,7 +86,7 @@ export class Gateway {
 
   /** Identity changed something: drop what may now be stale. */
   invalidate(eventType?: string): void {
-    if (!eventType || eventType.startsWith('identity.user.')) this.auth.clear();
+    if (!eventType || eventType.startsWith('identity.user.') || eventType.startsWith('identity.token.')) this.auth.clear();
     this.resolver.clear();
   }
 

@@ -154,6 +154,18 @@ describe('cache invalidation', () => {
     expect(ms).toBeLessThan(4000);
   });
 
+  test('a token revoked behind the gateway is refused from the identity.token.revoked event, before the cache TTL', async () => {
+    const fay = await createUser(s.url, s.adminToken, 'fay', { api: ['api'] });
+    expect((await request(s.url).get('/api/v4/todos').set(as(fay))).status).not.toBe(401);
+    const admin = actor('root', { id: (await api<{ id: number }>(s.url, s.adminToken, 'get', '/user')).id, admin: true });
+    const del = await s.identity.as({ user: admin }).delete(`/api/v4/personal_access_tokens/${fay.tokens.api.id}`);
+    expect(del.status).toBe(204);
+    const ms = await eventually(async () => (await request(s.url).get('/api/v4/todos').set(as(fay))).status === 401, 4000);
+    expect(ms).toBeLessThan(4000);
+    const res = await request(s.url).get('/api/v4/todos').set(as(fay));
+    expect(res.body).toEqual({ error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' });
+  });
+
   test('a blocked user is refused', async () => {
     const erin = await createUser(s.url, s.adminToken, 'erin', { api: ['api'] });
     await s.identity.deps.db('users').where({ id: erin.id }).update({ state: 'blocked' });
