@@ -5,13 +5,13 @@
  * Usage: npx tsx bench/issues/run.ts
  * Env: DATABASE_URL (default the local Postgres), BENCH_RATE (1000), BENCH_SECONDS (60),
  * BENCH_ISSUES (100000 per project), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
- * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
+ * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_SETTLE (15 s idle after seeding and CHECKPOINT), BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropSchema } from '@anvil/db';
+import { createDb, dropSchema } from '@anvil/db';
 import { startBenchFleet } from './fleet';
 import { scenarios } from './scenarios';
 import { seed } from './seed';
@@ -34,6 +34,17 @@ function wrk(url: string, token: string, file: string, env: Record<string, strin
   });
 }
 
+/** Flushes the bulk load to disk (CHECKPOINT) and waits, so the first endpoint does not pay for it. */
+async function settle(databaseUrl: string, seconds: number): Promise<void> {
+  const admin = createDb({ url: databaseUrl, schema: 'public', role: false, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('CHECKPOINT');
+  } finally {
+    await admin.destroy();
+  }
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+}
+
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const rate = Number(process.env.BENCH_RATE ?? 1000);
@@ -46,14 +57,16 @@ async function main(): Promise<void> {
   const fleet = await startBenchFleet(databaseUrl, run);
   try {
     const data = await seed(fleet, databaseUrl, perProject);
+    await settle(databaseUrl, Number(process.env.BENCH_SETTLE ?? 15));
     if (process.env.BENCH_HOLD) {
       console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, pids: fleet.pids, schemas: fleet.schemas }));
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return;
     }
-    console.log(`\nrate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
-    console.log('| endpoint | achieved RPS | p50 ms | p90 ms | p99 ms | success |');
-    console.log('|---|---|---|---|---|---|');
+    console.log(`\ncaches: RESPONSE_CACHE_TTL_MS=${process.env.RESPONSE_CACHE_TTL_MS ?? 'default (5000)'}, LIST_CACHE_TTL_MS=${process.env.LIST_CACHE_TTL_MS ?? 'default (60000)'}`);
+    console.log(`rate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
+    console.log('| endpoint | achieved RPS | p50 ms | p90 ms | p99 ms | success | load avg (1 min) |');
+    console.log('|---|---|---|---|---|---|---|');
     for (const s of scenarios(data)) {
       if (only && !only.includes(s.name)) continue;
       const file = path.join(tmpdir(), `${run}-${s.name}.txt`);
@@ -61,7 +74,7 @@ async function main(): Promise<void> {
       await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, Number(process.env.BENCH_WARMUP ?? 10), threads, connections);
       const r = await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, seconds, threads, connections);
       const success = r.requests ? (100 * r.ok) / r.requests : 0;
-      console.log(`| ${s.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${success.toFixed(2)}% |`);
+      console.log(`| ${s.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${success.toFixed(2)}% | ${loadavg()[0].toFixed(2)} |`);
     }
   } finally {
     await fleet.stop();

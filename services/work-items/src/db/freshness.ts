@@ -29,8 +29,9 @@ interface Pending<V> {
 
 /**
  * A small TTL cache whose entries die with the generation they were computed in. Concurrent
- * misses for one key in one generation share a single load (no thundering herd when an
- * expensive entry expires under load).
+ * misses for one key in one generation share a single load (no thundering herd), and an entry
+ * that only aged past its TTL (same generation) is served once more while it reloads in the
+ * background, so expensive entries expiring together do not stall requests.
  */
 export class GenerationCache<V> {
   private readonly map = new Map<string, Entry<V>>();
@@ -52,7 +53,15 @@ export class GenerationCache<V> {
     if (hit && hit.generation === generation && hit.expires > now) return hit.value;
     const gen = generation;
     const inFlight = this.pending.get(key);
+    if (hit && hit.generation === gen) {
+      if (!inFlight) void this.load(key, gen, now, load, keep).catch(() => undefined);
+      return hit.value;
+    }
     if (inFlight && inFlight.generation === gen) return inFlight.value;
+    return this.load(key, gen, now, load, keep);
+  }
+
+  private async load(key: string, gen: number, now: number, load: () => Promise<V>, keep: (v: V) => boolean): Promise<V> {
     const promise = load();
     this.pending.set(key, { value: promise, generation: gen });
     let value: V;

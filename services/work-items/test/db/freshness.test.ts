@@ -32,12 +32,14 @@ describe('GenerationCache', () => {
     expect(loads).toBe(4);
   });
 
-  it('expires by TTL', async () => {
+  it('after the TTL serves the old value once more while it reloads in the background', async () => {
     const cache = new GenerationCache<number>(10);
     let loads = 0;
-    await cache.get('t', async () => ++loads);
+    expect(await cache.get('t', async () => ++loads)).toBe(1);
     await new Promise((r) => setTimeout(r, 20));
-    await cache.get('t', async () => ++loads);
+    expect(await cache.get('t', async () => ++loads)).toBe(1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await cache.get('t', async () => ++loads)).toBe(2);
     expect(loads).toBe(2);
   });
 });
