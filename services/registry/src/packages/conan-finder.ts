@@ -91,10 +91,4 @@ export const conanFinder = {
     return slot ? fileStore.list(db, slot) : [];
   },
 
-  /** One file of a slot, or 404 Not found. */
-  async file(db: Db, slot: FileSlot | null, fileName: string): Promise<PackageFile> {
-    const f = slot ? await fileStore.find(db, slot, fileName) : null;
-    if (!f) throw new FileNotFoundError();
-    return f;
-  },
 };

@@ -22,6 +22,17 @@ export const packageStore = {
     return row ? toPackage(row) : null;
   },
 
+  /** The package of `ref` and a fresh file id in one round trip (the upload hot path), or null. */
+  async findReservingFileId(db: Db, projectId: number, ref: RecipeRef): Promise<{ pkg: Package; fileId: number } | null> {
+    const r = await db.raw(
+      `SELECT p.*, nextval(pg_get_serial_sequence('conan_files', 'id')) AS next_file_id FROM conan_packages p
+       WHERE p.project_id = ? AND p.name = ? AND p.version = ? AND p.username = ? AND p.channel = ?`,
+      [projectId, ref.name, ref.version, ref.username, ref.channel],
+    );
+    const row = r.rows[0] as (PackageRow & { next_file_id: string }) | undefined;
+    return row ? { pkg: toPackage(row), fileId: Number(row.next_file_id) } : null;
+  },
+
   /** The package of `ref`, created when missing; `created` tells which. Safe against concurrent creators. */
   async findOrCreate(trx: Db, projectId: number, ref: RecipeRef): Promise<{ pkg: Package; created: boolean }> {
     const values = { project_id: projectId, name: ref.name, version: ref.version, username: ref.username, channel: ref.channel };

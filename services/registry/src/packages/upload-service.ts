@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from '@anvil/db';
 import { emit } from '@anvil/events';
-import { parseConanInfo } from '../conan/conaninfo';
+import { type ConanInfo, parseConanInfo } from '../conan/conaninfo';
 import type { RecipeRef } from '../conan/reference';
 import { DigestStream } from '../files/digest-stream';
 import { PRODUCER, type PackageEventV1, RegistryEvents } from '../events/contracts';
 import type { RegistryDeps } from './deps';
-import { fileStore, type NewFile } from './file-store';
+import { fileStore } from './file-store';
+import { type FileWrite, fileWriteStore } from './file-write-store';
 import { packageStore } from './package-store';
-import { packageReferenceStore, packageRevisionStore, recipeRevisionStore } from './revision-store';
 import { fileStorageKey } from './storage-keys';
 import type { Package, PackageFile } from './types';
 
@@ -25,15 +25,19 @@ export function packageEvent(pkg: Package): PackageEventV1 {
   return { id: pkg.id, project_id: pkg.projectId, package_type: 'conan', name: pkg.name, version: pkg.version, package_username: pkg.username, package_channel: pkg.channel };
 }
 
-/** The package of `ref`, created (and announced) when missing. */
-export async function findOrCreatePackage(db: Knex, projectId: number, ref: RecipeRef): Promise<Package> {
-  const existing = await packageStore.find(db, projectId, ref);
+/**
+ * The package of `ref`, created (and announced) when missing, with a file id reserved for the upload
+ * that follows when the package already existed.
+ */
+export async function findOrCreatePackage(db: Knex, projectId: number, ref: RecipeRef): Promise<{ pkg: Package; fileId?: number }> {
+  const existing = await packageStore.findReservingFileId(db, projectId, ref);
   if (existing) return existing;
-  return db.transaction(async (trx) => {
+  const pkg = await db.transaction(async (trx) => {
     const { pkg, created } = await packageStore.findOrCreate(trx, projectId, ref);
     if (created) await emit(trx, PRODUCER, RegistryEvents.packageCreated, packageEvent(pkg));
     return pkg;
   });
+  return { pkg };
 }
 
 /** Streams `body` into storage while hashing it; rejects (and leaves nothing behind) when it fails or is too large. */
@@ -62,39 +66,48 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
 /**
  * Stores one file of `pkg` under `target` (creating the revisions and package reference on the way),
  * replacing a file of the same name there. Size and checksums come from the bytes received. A
- * `conaninfo.txt` also sets its package reference's metadata (left empty when it does not parse).
+ * `conaninfo.txt` also sets its package reference's metadata (left as it was when it does not parse).
  */
-export async function uploadFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, body: Readable): Promise<PackageFile> {
-  const id = await fileStore.reserveId(deps.db);
+export async function uploadFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
+  const id = reservedId ?? (await fileStore.reserveId(deps.db));
   const key = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
   const isInfo = target.kind === 'package' && fileName === 'conaninfo.txt';
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
   const d = digest.digests();
-  let result: { file: PackageFile; replacedKey: string | null };
+  const write: FileWrite = {
+    id,
+    packageId: pkg.id,
+    projectId: pkg.projectId,
+    fileType: target.kind,
+    recipeRevision: target.recipeRevision,
+    packageReference: target.kind === 'package' ? target.packageReference : undefined,
+    packageRevision: target.kind === 'package' ? target.packageRevision : undefined,
+    info: isInfo ? parsedInfo(deps, digest) : undefined,
+    fileName,
+    storageKey: key,
+    fileStore: deps.fileStore,
+    size: d.size,
+    md5: d.md5,
+    sha1: d.sha1,
+    sha256: d.sha256,
+  };
+  let result: Awaited<ReturnType<typeof fileWriteStore.record>>;
   try {
-    result = await deps.db.transaction(async (trx) => {
-      const rrev = await recipeRevisionStore.ensure(trx, pkg.id, target.recipeRevision);
-      const file: NewFile = { id, packageId: pkg.id, projectId: pkg.projectId, fileType: 'recipe', recipeRevisionId: rrev.id, packageReferenceId: null, packageRevisionId: null, fileName, storageKey: key, fileStore: deps.fileStore, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
-      if (target.kind === 'package') {
-        const pref = await packageReferenceStore.ensure(trx, pkg.id, rrev.id, target.packageReference);
-        const prev = await packageRevisionStore.ensure(trx, pref.id, target.packageRevision);
-        Object.assign(file, { fileType: 'package', packageReferenceId: pref.id, packageRevisionId: prev.id });
-        if (isInfo) await storeInfo(deps, trx, pref.id, digest);
-      }
-      await packageStore.touch(trx, pkg.id);
-      return fileStore.replace(trx, file);
-    });
+    result = (await fileWriteStore.record(deps.db, write)) ?? (await fileWriteStore.record(deps.db, write));
+    if (!result) throw new Error('the recipe revision vanished while a file was being recorded');
   } catch (e) {
     await deps.storage.delete(key).catch(() => undefined);
     throw e;
   }
-  if (result.replacedKey) await deps.storage.delete(result.replacedKey).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: result.replacedKey, err: String(e) }));
+  const replaced = result.replacedKey;
+  if (replaced) await deps.storage.delete(replaced).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: replaced, err: String(e) }));
   return result.file;
 }
 
-async function storeInfo(deps: RegistryDeps, trx: Knex.Transaction, packageReferenceId: number, digest: DigestStream): Promise<void> {
+function parsedInfo(deps: RegistryDeps, digest: DigestStream): ConanInfo | undefined {
   const { data, complete } = digest.captured();
   const parsed = complete ? parseConanInfo(data.toString('utf8')) : { ok: false as const, error: 'conaninfo.txt file too large' };
-  if (parsed.ok) await packageReferenceStore.setInfo(trx, packageReferenceId, parsed.info);
-  else deps.log.warn('conaninfo.txt not parsed', { error: parsed.error, package_reference_id: packageReferenceId });
+  if (parsed.ok) return parsed.info;
+  deps.log.warn('conaninfo.txt not parsed', { error: parsed.error });
+  return undefined;
 }

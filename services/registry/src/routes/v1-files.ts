@@ -2,8 +2,6 @@ import type { Request, Router } from 'express';
 import { ctx } from '@anvil/http';
 import { authorizeRead, callerOf } from '../auth/policy';
 import { V1_REVISION } from '../conan/reference';
-import { conanFinder } from '../packages/conan-finder';
-import { packageStore } from '../packages/package-store';
 import { conanParams, type Level, recipeProject } from './conan-params';
 import { receiveFile, serveFile } from './file-transfer';
 import type { RouteDeps } from './route-deps';
@@ -14,7 +12,6 @@ const PACKAGE = `${FILES}/package/:conan_package_reference/:package_revision/:fi
 
 /** The v1 file routes: the URLs `download_urls` and `upload_urls` hand out (revisions always `0`). */
 export function mountV1Files(router: Router, deps: RouteDeps, level: Level): void {
-  const db = deps.registry.db;
   const scope = (req: Request, pkgFile: boolean) => {
     const spec = { recipeRevision: true, packageReference: pkgFile, packageRevision: pkgFile, fileName: true };
     const p = conanParams(req, level, 'v1', spec);
@@ -25,8 +22,7 @@ export function mountV1Files(router: Router, deps: RouteDeps, level: Level): voi
   router.get(EXPORT, async (req, res) => {
     const { project, ref, fileName } = scope(req, false);
     authorizeRead(callerOf(ctx(req)), project);
-    const pkg = await packageStore.find(db, project.id, ref);
-    await serveFile(req, res, deps, await conanFinder.v1RecipeSlot(db, pkg), fileName!);
+    await serveFile(req, res, deps, project, ref, { protocol: 'v1', kind: 'recipe' }, fileName!);
   });
 
   // PUT files/.../0/export/:file_name — GitLab: Conan v1, "Upload a recipe file"
@@ -39,8 +35,7 @@ export function mountV1Files(router: Router, deps: RouteDeps, level: Level): voi
   router.get(PACKAGE, async (req, res) => {
     const { project, ref, packageReference, fileName } = scope(req, true);
     authorizeRead(callerOf(ctx(req)), project);
-    const pkg = await packageStore.find(db, project.id, ref);
-    await serveFile(req, res, deps, await conanFinder.v1PackageSlot(db, pkg, packageReference!), fileName!);
+    await serveFile(req, res, deps, project, ref, { protocol: 'v1', kind: 'package', packageReference: packageReference! }, fileName!);
   });
 
   // PUT files/.../0/package/:ref/:package_revision/:file_name — GitLab: Conan v1, "Upload a package file"

@@ -58,9 +58,10 @@ export function mountV2(router: Router, deps: RouteDeps): void {
 
   // GET RR/files/:file_name — GitLab: Conan v2, "Download recipe files"
   router.get(`${RR}/files/:file_name`, async (req, res) => {
-    const { pkg, recipeRevision, fileName } = await read(req, { ...REV, fileName: true });
-    const rrev = await conanFinder.recipeRevision(db, pkg, recipeRevision!).catch(() => null);
-    await serveFile(req, res, deps, rrev && { fileType: 'recipe', recipeRevisionId: rrev.id }, fileName!);
+    const p = conanParams(req, 'project', 'v2', { ...REV, fileName: true });
+    const project = recipeProject(req, 'project', p.ref);
+    authorizeRead(callerOf(ctx(req)), project);
+    await serveFile(req, res, deps, project, p.ref, { protocol: 'v2', kind: 'recipe', recipeRevision: p.recipeRevision! }, p.fileName!);
   });
 
   // PUT RR/files/:file_name — GitLab: Conan v2, "Upload recipe package files"
@@ -106,8 +107,11 @@ export function mountV2(router: Router, deps: RouteDeps): void {
 
   // GET PRR/files/:file_name — GitLab: Conan v2, "Download package files"
   router.get(`${PRR}/files/:file_name`, async (req, res) => {
-    const { pkg, recipeRevision, packageReference, packageRevision, fileName } = await read(req, { ...PREV, fileName: true });
-    await serveFile(req, res, deps, await conanFinder.packageSlot(db, pkg, recipeRevision!, packageReference!, packageRevision!), fileName!);
+    const p = conanParams(req, 'project', 'v2', { ...PREV, fileName: true });
+    const project = recipeProject(req, 'project', p.ref);
+    authorizeRead(callerOf(ctx(req)), project);
+    const address = { protocol: 'v2' as const, kind: 'package' as const, recipeRevision: p.recipeRevision!, packageReference: p.packageReference!, packageRevision: p.packageRevision! };
+    await serveFile(req, res, deps, project, p.ref, address, p.fileName!);
   });
 
   // PUT PRR/files/:file_name — GitLab: Conan v2, "Upload package files"

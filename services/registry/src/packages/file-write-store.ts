@@ -1,0 +1,91 @@
+import type { Db } from '@anvil/db';
+import type { ConanInfo } from '../conan/conaninfo';
+import type { FileType } from '../conan/reference';
+import { type FileRow, type PackageFile, toPackageFile } from './types';
+
+/** One stored file to record, with the revisions (and reference) it belongs to. */
+export interface FileWrite {
+  id: number;
+  packageId: number;
+  projectId: number;
+  fileType: FileType;
+  recipeRevision: string;
+  /** Package files only. */
+  packageReference?: string;
+  packageRevision?: string;
+  /** Set when this file is a parsed conaninfo.txt: becomes the reference's metadata. */
+  info?: ConanInfo;
+  fileName: string;
+  storageKey: string;
+  fileStore: number;
+  size: number;
+  md5: string;
+  sha1: string;
+  sha256: string;
+}
+
+// Revisions and the reference are found or created, the file inserted or replacing the one of the same
+// name in the same slot, and the package touched, in one atomic statement (one round trip).
+const RECIPE_CTE = `
+rr_ins AS (INSERT INTO conan_recipe_revisions (package_id, revision) VALUES (:pkg, :rrev) ON CONFLICT (package_id, revision) DO NOTHING RETURNING id),
+rr AS (SELECT id FROM rr_ins UNION ALL SELECT id FROM conan_recipe_revisions WHERE package_id = :pkg AND revision = :rrev LIMIT 1)`;
+
+const PACKAGE_CTE = `${RECIPE_CTE},
+pr AS (
+  INSERT INTO conan_package_references (package_id, recipe_revision_id, reference, info)
+  SELECT :pkg, rr.id, :pref, COALESCE(CAST(:info AS jsonb), CAST('{}' AS jsonb)) FROM rr
+  ON CONFLICT (recipe_revision_id, reference) DO UPDATE SET info = COALESCE(CAST(:info AS jsonb), conan_package_references.info)
+  RETURNING id),
+pv_ins AS (INSERT INTO conan_package_revisions (package_reference_id, revision) SELECT id, :prev FROM pr ON CONFLICT (package_reference_id, revision) DO NOTHING RETURNING id),
+pv AS (SELECT id FROM pv_ins UNION ALL SELECT v.id FROM conan_package_revisions v JOIN pr ON v.package_reference_id = pr.id WHERE v.revision = :prev LIMIT 1)`;
+
+function statement(kind: FileType): string {
+  const pref = kind === 'package' ? '(SELECT id FROM pr)' : 'CAST(NULL AS bigint)';
+  const prev = kind === 'package' ? '(SELECT id FROM pv)' : 'CAST(NULL AS bigint)';
+  return `WITH ${kind === 'package' ? PACKAGE_CTE : RECIPE_CTE},
+old AS (
+  SELECT f.storage_key FROM conan_files f JOIN rr ON f.recipe_revision_id = rr.id
+  WHERE coalesce(f.package_revision_id, 0) = coalesce(${prev}, 0) AND f.file_type = :type AND f.file_name = :name),
+up AS (
+  INSERT INTO conan_files (id, package_id, project_id, file_type, recipe_revision_id, package_reference_id, package_revision_id, file_name, storage_key, file_store, size, file_md5, file_sha1, file_sha256)
+  SELECT :id, :pkg, :project, :type, rr.id, ${pref}, ${prev}, :name, :key, :store, :size, :md5, :sha1, :sha256 FROM rr
+  ON CONFLICT (recipe_revision_id, (coalesce(package_revision_id, 0)), file_type, file_name) DO UPDATE SET
+    id = EXCLUDED.id, storage_key = EXCLUDED.storage_key, file_store = EXCLUDED.file_store, size = EXCLUDED.size,
+    file_md5 = EXCLUDED.file_md5, file_sha1 = EXCLUDED.file_sha1, file_sha256 = EXCLUDED.file_sha256,
+    created_at = now(), updated_at = now()
+  RETURNING *),
+touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = :pkg)
+SELECT up.*, (SELECT storage_key FROM old LIMIT 1) AS replaced_key FROM up`;
+}
+
+/** Records uploaded files in one statement each. */
+export const fileWriteStore = {
+  /**
+   * Records `w`, creating its revisions and reference when missing and replacing the file of the same
+   * name in the same slot. Returns the record and the storage key it replaced, or null when a
+   * concurrent delete removed the revision in between (the caller retries).
+   */
+  async record(db: Db, w: FileWrite): Promise<{ file: PackageFile; replacedKey: string | null } | null> {
+    const bindings = {
+      pkg: w.packageId,
+      rrev: w.recipeRevision,
+      pref: w.packageReference ?? null,
+      prev: w.packageRevision ?? null,
+      info: w.info ? JSON.stringify(w.info) : null,
+      type: w.fileType,
+      name: w.fileName,
+      id: w.id,
+      project: w.projectId,
+      key: w.storageKey,
+      store: w.fileStore,
+      size: w.size,
+      md5: w.md5,
+      sha1: w.sha1,
+      sha256: w.sha256,
+    };
+    const r = await db.raw(statement(w.fileType), bindings);
+    const row = r.rows[0] as (FileRow & { replaced_key: string | null }) | undefined;
+    if (!row) return null;
+    return { file: toPackageFile(row), replacedKey: row.replaced_key };
+  },
+};
