@@ -4,29 +4,10 @@
  * and the same against Conan's reference server when CONAN2_SRC names a conan-io/conan checkout.
  * Usage: npx tsx bench/registry/run.ts  (env: BENCH_SIZES, BENCH_RATE, BENCH_SECONDS, BENCH_TARGETS)
  */
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { ensureFile, SIZES } from './files';
 import { getDiscard, openLoop, putFile } from './http-client';
 import { mb, peakRss, resetPeak } from './proc';
 import { startAnvil, startConanServer, type Target } from './targets';
-
-const SIZES: Record<string, [number, number]> = { '1K': [1024, 300], '1M': [1 << 20, 50], '100M': [100 << 20, 3], '1G': [1 << 30, 2] };
-
-async function ensureFile(label: string, size: number): Promise<string> {
-  const dir = path.join(tmpdir(), 'anvil-bench-files');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `file-${label}`);
-  if (existsSync(file) && statSync(file).size === size) return file;
-  const block = Buffer.alloc(1 << 20);
-  for (let i = 0; i < block.length; i++) block[i] = (i * 2654435761) >>> 24;
-  const out = createWriteStream(file);
-  for (let left = size; left > 0; left -= block.length) {
-    if (!out.write(block.subarray(0, Math.min(left, block.length)))) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((r) => out.end(() => r()));
-  return file;
-}
 
 function peaks(t: Target): string {
   return Object.entries(t.pids).map(([k, pid]) => `${k} ${mb(peakRss(pid))} MB`).join(', ');
@@ -54,8 +35,10 @@ async function bench(t: Target, sizes: string[], rate: number, seconds: number):
   console.log(`\n## ${t.name}`);
   console.log('| size | reps | upload MB/s | download MB/s | uploads/s | downloads/s | peak RSS |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const s of sizes) {
-    const r = await throughput(t, s, SIZES[s][0], SIZES[s][1]);
+  // Largest first, so each size's peak RSS is not inflated by the heap the smaller runs grew.
+  const rows = [];
+  for (const s of [...sizes].sort((a, b) => SIZES[b][0] - SIZES[a][0])) rows.push(await throughput(t, s, SIZES[s][0], SIZES[s][1]));
+  for (const r of rows.reverse()) {
     console.log(`| ${r.label} | ${r.reps} | ${r.up.toFixed(1)} | ${r.down.toFixed(1)} | ${r.upOps.toFixed(1)} | ${r.downOps.toFixed(1)} | ${r.rss} |`);
   }
   if (rate > 0) {
