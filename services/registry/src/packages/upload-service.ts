@@ -100,7 +100,8 @@ export async function uploadFile(deps: RegistryDeps, pkg: Package, target: Uploa
     throw e;
   }
   const replaced = result.replacedKey;
-  if (replaced) await deps.storage.delete(replaced).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: replaced, err: String(e) }));
+  // The replaced object is unreachable now; removing it (a large unlink) need not delay the answer.
+  if (replaced) void deps.storage.delete(replaced).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: replaced, err: String(e) }));
   return result.file;
 }
 

@@ -91,6 +91,7 @@ describe.each([
       const rows = await svc.deps.db('conan_files').where({ project_id: p.id });
       expect(rows).toHaveLength(1);
       expect(Number(rows[0].size)).toBe(4);
+      for (let i = 0; i < 100 && (await svc.deps.storage.head(first)); i++) await new Promise((r) => setTimeout(r, 20));
       expect(await svc.deps.storage.head(first)).toBeNull();
       const r = await svc.as(who).get(`${F}/package/${PKG_ID}/0/conan_package.tgz`).expect(200);
       expect(r.body.toString()).toBe('two!');
