@@ -33,12 +33,14 @@ describe('GenerationCache', () => {
   });
 
   it('after the TTL serves the old value once more while it reloads in the background', async () => {
-    const cache = new GenerationCache<number>(10);
+    // generous TTL and no sleeps between the last two reads: timing-safe on a loaded machine
+    const cache = new GenerationCache<number>(300);
     let loads = 0;
     expect(await cache.get('t', async () => ++loads)).toBe(1);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 350));
     expect(await cache.get('t', async () => ++loads)).toBe(1);
-    await new Promise((r) => setTimeout(r, 5));
+    while (loads < 2) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
     expect(await cache.get('t', async () => ++loads)).toBe(2);
     expect(loads).toBe(2);
   });
