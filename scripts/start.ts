@@ -18,7 +18,8 @@ import { workItemsService } from '@anvil/work-items';
 import { pipelinesService } from '@anvil/pipelines';
 import { alertingService } from '@anvil/alerting';
 
-const SERVICES: ServiceDefinition[] = [identityService, registryService, projectTransferService, workItemsService, pipelinesService, alertingService] as ServiceDefinition[];
+// identity boots last: the others' queues then exist before it publishes its first events (the admin)
+const SERVICES: ServiceDefinition[] = [registryService, projectTransferService, workItemsService, pipelinesService, alertingService, identityService] as ServiceDefinition[];
 const URL_VARS: Record<string, string> = {
   identity: 'IDENTITY_URL', registry: 'REGISTRY_URL', 'project-transfer': 'PROJECT_TRANSFER_URL',
   'work-items': 'WORK_ITEMS_URL', pipelines: 'PIPELINES_URL', alerting: 'ALERTING_URL',

@@ -123,17 +123,15 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     rmSync(storageDir, { recursive: true, force: true });
   };
   try {
-    // identity first: the others and the gateway call it
-    const order = [...names].sort((a, b) => (a === 'identity' ? -1 : b === 'identity' ? 1 : 0));
-    const start = (n: ServiceName, i: number) => {
+    const start = (n: ServiceName) => {
       const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(ports[n]), DB_SCHEMA: schemas[names.indexOf(n)] });
-      void i;
       services[n] = p;
       all.push(p);
       return waitReady(p.url, p.process, p.output);
     };
-    if (order[0] === 'identity') await start('identity', 0);
-    await Promise.all(order.filter((n) => n !== 'identity').map(start));
+    // identity last: every consumer's queue is bound before identity publishes its first events
+    await Promise.all(names.filter((n) => n !== 'identity').map(start));
+    if (names.includes('identity')) await start('identity');
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);

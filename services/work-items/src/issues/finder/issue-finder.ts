@@ -5,24 +5,10 @@ import { IssueFilters } from './filters';
 import { negatedFilters } from './negations';
 import { positiveFilters } from './positive';
 import { applyOrder } from './sort';
+import type { FinderParent, FinderScope } from './types';
 
-/** Which issues a list starts from: one project, a group with its subgroups, or the instance. */
-export type FinderParent =
-  | { kind: 'project'; projectId: number; level: number }
-  | { kind: 'group'; groupId: number }
-  | { kind: 'none' };
+export type { FilterStep, FinderParent, FinderScope } from './types';
 
-/** What every filter step sees. */
-export interface FinderScope {
-  knex: Knex;
-  viewer: Viewer;
-  parent: FinderParent;
-  /** `YYYY-MM-DD` today (UTC), fixed for the whole query. */
-  today: string;
-}
-
-/** A filter step: narrows the query when its parameter is present, else leaves it unchanged. */
-export type FilterStep = (q: Knex.QueryBuilder, f: IssueFilters, s: FinderScope) => void;
 
 /**
  * GitLab's `IssuesFinder`: the issues `viewer` may see under `parent` (readable projects only,

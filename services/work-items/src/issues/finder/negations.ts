@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isAny, isNone, NegatedFilters } from './filters';
-import type { FilterStep, FinderScope } from './issue-finder';
+import type { FilterStep, FinderScope } from './types';
 import { labelIdsTitled } from './positive';
 
 type NotStep = (q: Knex.QueryBuilder, n: NegatedFilters, s: FinderScope) => void;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { IssueFilters, isAny, isNone } from './filters';
-import type { FilterStep, FinderScope } from './issue-finder';
+import type { FilterStep, FinderScope } from './types';
 import { dueDateRange } from './dates';
 import { fuzzyWords, likeEscape, searchColumns } from './search';
 

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import type { Viewer } from '../../access/viewer';
+import type { IssueFilters } from './filters';
+
+/** Which issues a list starts from: one project, a group with its subgroups, or the instance. */
+export type FinderParent =
+  | { kind: 'project'; projectId: number; level: number }
+  | { kind: 'group'; groupId: number }
+  | { kind: 'none' };
+
+/** What every filter step sees. */
+export interface FinderScope {
+  knex: Knex;
+  viewer: Viewer;
+  parent: FinderParent;
+  /** `YYYY-MM-DD` today (UTC), fixed for the whole query. */
+  today: string;
+}
+
+/** A filter step: narrows the query when its parameter is present, else leaves it unchanged. */
+export type FilterStep = (q: Knex.QueryBuilder, f: IssueFilters, s: FinderScope) => void;
