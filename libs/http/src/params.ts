@@ -266,7 +266,8 @@ export interface Schema<S extends Shape> {
 
 /** Declares a route's parameters. */
 export function params<S extends Shape>(shape: S, rules: Rules = {}): Schema<S> {
-  const present = (src: Record<string, unknown>, k: string) => src[k] !== undefined && src[k] !== null && src[k] !== '';
+  // Grape's group rules look at which keys were sent: `labels=` (blank) counts as given
+  const present = (src: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(src, k) && src[k] !== undefined;
   const parseObject = (src: Record<string, unknown>) => {
     const errs: string[] = [];
     const out = parseShape(shape, src, errs);

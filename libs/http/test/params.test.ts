@@ -74,6 +74,11 @@ describe('params', () => {
     expect(s.parseObject({ a: '1', c: '3' })).toEqual({ a: '1', c: '3' });
   });
 
+  it('counts a blank value as given in group rules, as Grape does (PUT ?labels= clears labels)', () => {
+    const s = params({ labels: p.list(), title: p.string() }, { atLeastOneOf: [['labels', 'title']] });
+    expect(s.parseObject({ labels: '' })).toEqual({ labels: [] });
+  });
+
   it('refuses a blank value where not allowed', () => {
     const s = params({ name: p.string().notBlank().required() });
     expect(fails(() => s.parseObject({ name: '' }))).toEqual({ error: 'name is empty' });
