@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import { OffloadedMd5 } from './md5-worker';
 
 /** Stream buffer size for file bodies: 1 MiB chunks (Node's 64 KiB default halves throughput). */
 export const STREAM_BUFFER = 1024 * 1024;
@@ -21,14 +22,14 @@ export class FileTooLargeError extends Error {
 }
 
 /**
- * A pass-through that counts bytes, computes MD5, SHA-1 and SHA-256 of everything that passes (on
- * this thread: measured here, a worker thread for MD5 cost more memory and gained nothing with the
- * gateway and the client sharing two cores), fails
+ * A pass-through that counts bytes, computes MD5 (on a worker thread for large bodies), SHA-1 and
+ * SHA-256 of everything that passes, fails
  * with FileTooLargeError as soon as more than `limit` bytes arrived, and optionally keeps the first
  * `capture` bytes (for small metadata files such as conaninfo.txt).
  */
 export class DigestStream extends Transform {
-  private readonly hashes: [Hash, Hash, Hash] = [createHash('md5'), createHash('sha1'), createHash('sha256')];
+  private readonly hashes: [Hash, Hash] = [createHash('sha1'), createHash('sha256')];
+  private readonly md5 = new OffloadedMd5();
   private bytes = 0;
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
@@ -43,19 +44,26 @@ export class DigestStream extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limit) return done(new FileTooLargeError());
+    const pending = this.md5.update(chunk);
     for (const h of this.hashes) h.update(chunk);
     if (this.keptBytes < this.capture) {
       const part = chunk.subarray(0, this.capture - this.keptBytes);
       this.kept.push(Buffer.from(part));
       this.keptBytes += part.length;
     }
-    done(null, chunk);
+    if (pending) pending.then(() => done(null, chunk));
+    else done(null, chunk);
   }
 
-  /** The measurements; call after the stream finished. */
-  digests(): Digests {
-    const [md5, sha1, sha256] = this.hashes.map((h) => h.digest('hex'));
-    return { size: this.bytes, md5, sha1, sha256 };
+  override _destroy(err: Error | null, cb: (error?: Error | null) => void): void {
+    if (err) this.md5.abandon();
+    cb(err);
+  }
+
+  /** The measurements; call once, after the stream finished. */
+  async digests(): Promise<Digests> {
+    const [sha1, sha256] = this.hashes.map((h) => h.digest('hex'));
+    return { size: this.bytes, md5: await this.md5.digest(), sha1, sha256 };
   }
 
   /** The first `capture` bytes, or fewer when the body was shorter; `complete` says whether that was all of it. */

@@ -73,7 +73,7 @@ export async function uploadFile(deps: RegistryDeps, pkg: Package, target: Uploa
   const key = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
   const isInfo = target.kind === 'package' && fileName === 'conaninfo.txt';
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
-  const d = digest.digests();
+  const d = await digest.digests();
   const write: FileWrite = {
     id,
     packageId: pkg.id,

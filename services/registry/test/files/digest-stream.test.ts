@@ -29,21 +29,22 @@ describe('DigestStream', () => {
   it.each([
     ['empty', 0, [1]],
     ['one byte', 1, [1]],
-    ['socket-sized chunks', 700_000, [65536]],
-    ['odd chunks', 5 * (1 << 20) + 12345, [65536, 1000, 300_000, 7]],
-    ['large chunks', 3 * (1 << 20) + 1, [1_500_000]],
+    ['under one MD5 batch (hashed in-thread)', 700_000, [65536]],
+    ['exactly one batch', 1 << 20, [65536]],
+    ['several batches in odd chunks (hashed on the worker)', 5 * (1 << 20) + 12345, [65536, 1000, 300_000, 7]],
+    ['large chunks crossing batches', 3 * (1 << 20) + 1, [1_500_000]],
   ])('%s: size and MD5/SHA-1/SHA-256 equal node:crypto, bytes pass unchanged', async (_n, size, chunks) => {
     const data = body(size);
     const { d, passed } = await run(data, chunks);
     expect(passed.equals(data)).toBe(true);
-    expect(d.digests()).toEqual({ size, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data) });
+    expect(await d.digests()).toEqual({ size, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data) });
   });
 
   it('keeps concurrent digests apart', async () => {
     const [a, b] = [body(3 << 20), body((2 << 20) + 5).reverse()];
     const [ra, rb] = await Promise.all([run(a, [65536]), run(b, [32768])]);
-    expect(ra.d.digests().md5).toBe(hex('md5', a));
-    expect(rb.d.digests().md5).toBe(hex('md5', b));
+    expect((await ra.d.digests()).md5).toBe(hex('md5', a));
+    expect((await rb.d.digests()).md5).toBe(hex('md5', b));
   });
 
   it('fails with FileTooLargeError past the limit', async () => {
