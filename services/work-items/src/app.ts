@@ -1,7 +1,5 @@
 import type { Express, NextFunction, Request, Response } from 'express';
-import { translatePgError } from '@anvil/db';
-import { createServiceApp } from '@anvil/http';
-import type { ServiceDeps } from '@anvil/runtime';
+import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import { bumpGeneration, GenerationCache } from './db/freshness';
 import { mountAwardEmoji } from './routes/award-emoji';
 import { mountEpics } from './routes/epics';
@@ -32,16 +30,7 @@ export function createApp(deps: ServiceDeps): Express {
     counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 60_000)),
     responses: new ResponseCache(Number(deps.config.RESPONSE_CACHE_TTL_MS ?? 5_000)),
   };
-  return createServiceApp({
-    name: deps.name,
-    verifier: deps.verifier,
-    internalToken: deps.internalToken,
-    logger: deps.log,
-    readiness: async () => {
-      await deps.db.raw('select 1');
-      return true;
-    },
-    errorTranslators: [(e) => translatePgError(e)],
+  return serviceApp(deps, {
     api: (router) => {
       router.use(trackWrites);
       mountIssueLists(router, routeDeps);
