@@ -24,12 +24,12 @@ if (!CONAN2 && !CONAN1) {
 
 /** A Conan CLI bound to one checkout and one home directory. */
 function conanCli(src: string, home: string, extraPath: string[] = []) {
-  const env = { ...process.env, PYTHONPATH: [src, ...extraPath].join(':'), CONAN_HOME: home, CONAN_USER_HOME: home, CONAN_NON_INTERACTIVE: '1', CONAN_LOGIN_ENCRYPTION_KEY: '' };
+  const env = { ...process.env, PYTHONPATH: [src, ...extraPath].join(':'), CONAN_HOME: home, CONAN_USER_HOME: home, CONAN_NON_INTERACTIVE: '1' };
   return async (args: string[], cwd = home): Promise<string> => {
     try {
       const t0 = Date.now();
-      const r = await run(PYTHON, ["-m", "conans.conan", ...args], { env, cwd, maxBuffer: 16 << 20, timeout: 120_000 });
-      if (process.env.CONAN_E2E_DEBUG) process.stderr.write(`conan ${args.join(" ")} (${Date.now() - t0} ms)\n${r.stdout}\n${r.stderr}\n`);
+      const r = await run(PYTHON, ['-m', 'conans.conan', ...args], { env, cwd, maxBuffer: 16 << 20, timeout: 120_000 });
+      if (process.env.CONAN_E2E_DEBUG) process.stderr.write(`conan ${args.join(' ')} (${Date.now() - t0} ms)\n${r.stdout}\n${r.stderr}\n`);
       return `${r.stdout}\n${r.stderr}`;
     } catch (e) {
       const x = e as { stdout?: string; stderr?: string; message: string };
