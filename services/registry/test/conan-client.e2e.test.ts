@@ -16,11 +16,7 @@ const CONAN2 = process.env.CONAN2_SRC;
 const CONAN1 = process.env.CONAN1_SRC;
 const PYTHON = process.env.CONAN_PYTHON ?? '/usr/bin/python3';
 
-if (!CONAN2 && !CONAN1) {
-  it('needs CONAN2_SRC or CONAN1_SRC to drive a real Conan client (neither is set)', () => {
-    expect([CONAN2, CONAN1]).toEqual([undefined, undefined]);
-  });
-}
+// jest.config.js leaves this file out of the run unless CONAN2_SRC or CONAN1_SRC names a checkout.
 
 /** A Conan CLI bound to one checkout and one home directory. */
 function conanCli(src: string, home: string, extraPath: string[] = []) {
