@@ -38,13 +38,16 @@ export interface ServiceAppOptions {
   logger?: Logger;
   /** Maximum JSON/form body size (file uploads stream and are not parsed). */
   bodyLimit?: string;
+  /** Requests whose body is a file to stream: the JSON and form parsers leave it unread, whatever its Content-Type. */
+  streamBody?: (req: Request) => boolean;
 }
 
 /** Parses JSON (empty body → `{}`), urlencoded, leaves other bodies (uploads) unread as streams. */
-export function bodyParsers() {
+export function bodyParsers(streamBody: (req: Request) => boolean = () => false) {
+  const parse = (parser: express.RequestHandler): express.RequestHandler => (req, res, next) => (streamBody(req) ? next() : parser(req, res, next));
   return [
-    express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ extended: true, limit: '10mb' }),
+    parse(express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] })),
+    parse(express.urlencoded({ extended: true, limit: '10mb' })),
     (req: Request, _res: Response, next: NextFunction) => {
       if (req.body === undefined) req.body = {};
       next();
@@ -120,7 +123,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
       next(e);
     }
   });
-  api.use(...bodyParsers());
+  api.use(...bodyParsers(opts.streamBody));
   opts.api?.(api);
   app.use('/api/v4', api);
 

@@ -14,6 +14,7 @@ const app = createServiceApp({
   verifier: new ContextVerifier(keys.publicKey),
   internalToken: 'secret-token',
   logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
+  streamBody: (req) => req.method === 'PUT' && req.originalUrl.startsWith('/api/v4/files/'),
   readiness: async () => true,
   api: (r) => {
     r.get('/whoami', (req, res) => {
@@ -25,6 +26,11 @@ const app = createServiceApp({
     });
     r.delete('/things/:id', (req, res) => {
       res.json({ id: req.params.id, body: req.body });
+    });
+    r.put('/files/:name', async (req, res) => {
+      let n = 0;
+      for await (const chunk of req) n += (chunk as Buffer).length;
+      res.json({ parsed: req.body, streamed: n });
     });
     r.get('/missing', () => {
       throw new NotFoundError('Project');
@@ -91,6 +97,11 @@ describe('createServiceApp', () => {
 
   it('accepts gitbeaker DELETE with body {}', async () => {
     await signed('delete', '/api/v4/things/3').set('content-type', 'application/json').send('{}').expect(200, { id: '3', body: {} });
+  });
+
+  it('leaves a streamed upload unread by the parsers, whatever its content type', async () => {
+    const put = (path: string) => request(app).put(path).set(CONTEXT_HEADER, sign('PUT', path)).set('content-type', 'application/x-www-form-urlencoded');
+    await put('/api/v4/files/a').send('a=1&b=2').expect(200, { parsed: {}, streamed: 7 });
   });
 
   it('answers malformed JSON with 400, not 500', async () => {

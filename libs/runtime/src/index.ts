@@ -5,7 +5,7 @@ import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
 import { createBus, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
-import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger } from '@anvil/http';
+import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createStorage, InvalidKeyError, Storage } from '@anvil/storage';
@@ -78,6 +78,8 @@ export interface ServiceRoutes {
   api?: (router: Router) => void;
   internal?: (router: Router) => void;
   errorTranslators?: ErrorTranslator[];
+  /** Requests whose body is a file to stream, never parsed (see `createServiceApp`). */
+  streamBody?: ServiceAppOptions['streamBody'];
 }
 
 /**
@@ -98,6 +100,7 @@ export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Expre
     errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e), (e) => (e instanceof InvalidKeyError ? new BadRequestError('invalid file path') : undefined)],
     api: routes.api,
     internal: routes.internal,
+    streamBody: routes.streamBody,
   });
 }
 

@@ -42,6 +42,16 @@ describe('streamed uploads (PUT …/files/:file_name)', () => {
     expect((await svc.deps.storage.head(row.storage_key))?.size).toBe(700);
   });
 
+  it.each(['application/x-www-form-urlencoded', 'application/json'])('stores a body sent as %s byte for byte (never parsed)', async (type) => {
+    const { p, who, url } = setup();
+    const body = Buffer.from(type.endsWith('json') ? '{"a":1}' : 'a=1&b=2');
+    const r = await rawPut(svc, url, who, [body], { 'Content-Type': type, 'Content-Length': String(body.length) });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ size: body.length, file_sha256: sha256(body) });
+    const row = await svc.deps.db('conan_files').where({ project_id: p.id }).first();
+    expect((await svc.deps.storage.head(row.storage_key))?.size).toBe(body.length);
+  });
+
   it('stores an empty chunked body as a zero-byte file (Conan 2’s empty conaninfo.txt)', async () => {
     const { p, who } = setup();
     const url = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/packages/abc/revisions/${RREV}/files/conaninfo.txt`;
