@@ -1,4 +1,5 @@
 import type { Visibility } from '@anvil/auth';
+import type { Namespace } from '../namespaces/namespace';
 import { ProjectSettings, withSettingDefaults } from './project-settings';
 
 /** A row of `projects` joined with its namespace (`ns_*`), owner (`owner_*`) and the caller's levels. */
@@ -36,18 +37,7 @@ export interface ProjectRow {
 }
 
 /** The namespace of a project, as far as projects need it. */
-export interface ProjectNamespace {
-  id: number;
-  kind: 'user' | 'group';
-  name: string;
-  path: string;
-  fullPath: string;
-  fullName: string;
-  parentId: number | null;
-  traversalIds: number[];
-  ownerId: number | null;
-  visibility: Visibility;
-}
+export type ProjectNamespace = Pick<Namespace, 'id' | 'kind' | 'name' | 'path' | 'fullPath' | 'fullName' | 'parentId' | 'traversalIds' | 'ownerId' | 'visibility'>;
 
 /** A project with its namespace, the personal owner, and the caller's membership levels. */
 export interface Project {
