@@ -79,3 +79,51 @@ export const IdentityEvents = {
   membershipDeleted: 'identity.membership.deleted',
   tokenRevoked: 'identity.token.revoked',
 } as const;
+
+/** registry.package.created | registry.package.deleted */
+export interface PackageEventV1 {
+  id: number;
+  project_id: number;
+  package_type: 'conan';
+  name: string;
+  version: string;
+  package_username: string;
+  package_channel: string;
+}
+
+export const RegistryEvents = {
+  packageCreated: 'registry.package.created',
+  packageDeleted: 'registry.package.deleted',
+} as const;
+
+/** work-items.issue.created | updated | closed | reopened | deleted */
+export interface IssueEventV1 {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed';
+  confidential: boolean;
+  issue_type: string;
+  author_id: number;
+  assignee_ids: number[];
+  labels: string[];
+  milestone_id: number | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  /** The user whose action produced the event. */
+  actor_id: number | null;
+  /** Attribute names that changed (updated events). */
+  changes?: string[];
+}
+
+export const IssueEvents = {
+  created: 'work-items.issue.created',
+  updated: 'work-items.issue.updated',
+  closed: 'work-items.issue.closed',
+  reopened: 'work-items.issue.reopened',
+  deleted: 'work-items.issue.deleted',
+} as const;

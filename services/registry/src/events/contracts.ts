@@ -1,22 +1,8 @@
 /**
- * Events the registry publishes (version 1). Proposed for `libs/events` contracts; kept here until then.
- * Routing keys: `registry.package.created`, `registry.package.deleted`.
+ * The registry's events: contracts (`PackageEventV1`, `RegistryEvents`) live in `@anvil/events`;
+ * this file names the producer and re-exports them for the registry's code.
  */
-export const RegistryEvents = {
-  packageCreated: 'registry.package.created',
-  packageDeleted: 'registry.package.deleted',
-} as const;
+export { RegistryEvents, type PackageEventV1 } from '@anvil/events';
 
 /** The producer name on every registry event. */
 export const PRODUCER = 'registry';
-
-/** registry.package.created | registry.package.deleted */
-export interface PackageEventV1 {
-  id: number;
-  project_id: number;
-  package_type: 'conan';
-  name: string;
-  version: string;
-  package_username: string;
-  package_channel: string;
-}

@@ -1,42 +1,11 @@
 import type { Knex } from 'knex';
-import { emit } from '@anvil/events';
+import { emit, IssueEvents, type IssueEventV1 } from '@anvil/events';
 import type { IssueRow } from '../issues/issue-row';
 
 /** The producer name on every event this service publishes. */
 export const PRODUCER = 'work-items';
 
-/** Event types of issues (`work-items.issue.<verb>`). */
-export const IssueEvents = {
-  created: 'work-items.issue.created',
-  updated: 'work-items.issue.updated',
-  closed: 'work-items.issue.closed',
-  reopened: 'work-items.issue.reopened',
-  deleted: 'work-items.issue.deleted',
-} as const;
-
-/** Version 1 of the issue events' `data`. */
-export interface IssueEventV1 {
-  id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed';
-  confidential: boolean;
-  issue_type: string;
-  author_id: number;
-  assignee_ids: number[];
-  labels: string[];
-  milestone_id: number | null;
-  due_date: string | null;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  /** The user whose action produced the event. */
-  actor_id: number | null;
-  /** Attribute names that changed (updated events). */
-  changes?: string[];
-}
+export { IssueEvents, type IssueEventV1 } from '@anvil/events';
 
 /** The event payload of an issue. */
 export function issuePayload(row: IssueRow, extra: { assigneeIds: number[]; labels: string[]; actorId: number | null; changes?: string[] }): IssueEventV1 {
