@@ -1,5 +1,5 @@
 import { createPrivateKey, KeyObject, sign } from 'node:crypto';
-import { CONTEXT_TTL_MS, RequestContext } from '@anvil/auth';
+import { contextPayloadJson, SignedContextCache, UnsignedContext } from '@anvil/auth';
 
 /** The part of libsodium (sodium-native) the signer uses. */
 interface Sodium {
@@ -21,12 +21,15 @@ function loadSodium(): Sodium | null {
  * Signs request contexts exactly as `ContextSigner` in `@anvil/auth` does (same payload, same
  * deterministic Ed25519 signature, so the output is byte-identical and `ContextVerifier` accepts it),
  * but with libsodium when it is installed: signing is the largest single CPU cost per request.
+ * The payload leaves `rid` out and its default `exp` is quantised (`contextPayloadJson`), so an
+ * identical context within one 10-second bucket is the same payload, signed once and then cached.
  */
 export class GatewaySigner {
   private readonly key: KeyObject;
   private readonly sodium: Sodium | null;
   private readonly secretKey = Buffer.alloc(64);
   private readonly signature = Buffer.alloc(64);
+  private readonly cache = new SignedContextCache();
 
   constructor(privateKeyPem: string) {
     this.key = createPrivateKey(privateKeyPem);
@@ -43,12 +46,23 @@ export class GatewaySigner {
     return this.sodium ? 'libsodium' : 'node:crypto';
   }
 
-  /** The `x-anvil-context` value for `ctx`, bound to its method and path, valid for CONTEXT_TTL_MS. */
-  sign(ctx: Omit<RequestContext, 'v' | 'exp'> & { exp?: number }): string {
-    const payload = Buffer.from(JSON.stringify({ ...ctx, v: 1, exp: ctx.exp ?? Date.now() + CONTEXT_TTL_MS })).toString('base64url');
+  /** The `x-anvil-context` value for `ctx` (its `rid` is not signed), bound to its method and path, valid until its `exp`. */
+  sign(ctx: UnsignedContext): string {
+    const now = Date.now();
+    const json = contextPayloadJson(ctx, now);
+    const cached = this.cache.get(json, now);
+    if (cached) return cached;
+    const payload = Buffer.from(json).toString('base64url');
     const message = Buffer.from(payload, 'latin1');
-    if (!this.sodium) return `${payload}.${sign(null, message, this.key).toString('base64url')}`;
-    this.sodium.crypto_sign_detached(this.signature, message, this.secretKey);
-    return `${payload}.${this.signature.toString('base64url')}`;
+    let signature: Buffer;
+    if (this.sodium) {
+      this.sodium.crypto_sign_detached(this.signature, message, this.secretKey);
+      signature = this.signature;
+    } else {
+      signature = sign(null, message, this.key);
+    }
+    const header = `${payload}.${signature.toString('base64url')}`;
+    this.cache.set(json, header);
+    return header;
   }
 }

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { ContextSigner, ContextVerifier, generateContextKeys } from '@anvil/auth';
+import { CONTEXT_EXP_BUCKET_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, generateContextKeys } from '@anvil/auth';
 import { actor, projectScope } from '@anvil/testing';
 import { GatewaySigner } from '../src/signer';
 
@@ -35,6 +35,36 @@ describe('GatewaySigner', () => {
       if (before === undefined) delete process.env.GATEWAY_SODIUM;
       else process.env.GATEWAY_SODIUM = before;
     }
+  });
+
+  test('leaves the request id out of what it signs, so identical contexts give identical headers', () => {
+    const signer = new GatewaySigner(keys.privateKey);
+    const exp = Date.now() + 30_000;
+    const header = signer.sign({ ...ctx, exp });
+    expect(JSON.parse(Buffer.from(header.split('.')[0], 'base64url').toString())).not.toHaveProperty('rid');
+    expect(signer.sign({ ...ctx, rid: 'r-2', exp })).toBe(header);
+    expect(new GatewaySigner(keys.privateKey).sign({ ...ctx, rid: 'r-3', exp })).toBe(header);
+  });
+
+  test('a cached header is never given for a different context', () => {
+    const signer = new GatewaySigner(keys.privateKey);
+    const verifier = new ContextVerifier(keys.publicKey);
+    const exp = Date.now() + 30_000;
+    const first = signer.sign({ ...ctx, exp });
+    const other = signer.sign({ ...ctx, p: '/api/v4/projects/7/issues?state=closed', exp });
+    const later = signer.sign({ ...ctx, exp: exp + 1 });
+    expect(new Set([first, other, later]).size).toBe(3);
+    expect(verifier.verify(other, 'GET', '/api/v4/projects/7/issues?state=closed').exp).toBe(exp);
+    expect(() => verifier.verify(other, 'GET', ctx.p)).toThrow('another request');
+    expect(verifier.verify(later, 'GET', ctx.p).exp).toBe(exp + 1);
+  });
+
+  test('a context without an expiry expires at the end of its 10-second bucket plus the TTL', () => {
+    const before = Date.now();
+    const { exp } = new ContextVerifier(keys.publicKey).verify(new GatewaySigner(keys.privateKey).sign(ctx), 'GET', ctx.p);
+    expect(exp % CONTEXT_EXP_BUCKET_MS).toBe(0);
+    expect(exp).toBeGreaterThan(before + CONTEXT_TTL_MS);
+    expect(exp).toBeLessThanOrEqual(Date.now() + CONTEXT_TTL_MS + CONTEXT_EXP_BUCKET_MS);
   });
 
   test('a context signed with another key does not verify', () => {

@@ -6,6 +6,14 @@ export const CONTEXT_HEADER = 'x-anvil-context';
 export const INTERNAL_HEADER_PREFIX = 'x-anvil-';
 /** How long a signed context is valid (ms). A request is signed just before it is forwarded. */
 export const CONTEXT_TTL_MS = 60_000;
+/**
+ * A context signed without an explicit `exp` expires at the end of the current bucket of this length
+ * plus CONTEXT_TTL_MS, so identical contexts signed within one bucket are byte-identical headers
+ * (signed once by the gateway, verified once by a service).
+ */
+export const CONTEXT_EXP_BUCKET_MS = 10_000;
+/** How many signed or verified headers a signer or verifier keeps; the cache is emptied when full. */
+export const CONTEXT_CACHE_ENTRIES = 4096;
 
 /** GitLab access levels. */
 export const AccessLevel = { NONE: 0, MINIMAL: 5, GUEST: 10, PLANNER: 15, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
@@ -51,8 +59,11 @@ export interface GroupScope {
 /** What every service knows about a request: who, with which token scopes, on what. */
 export interface RequestContext {
   v: 1;
-  /** Request id (also sent as X-Request-Id). */
-  rid: string;
+  /**
+   * Request id. Never signed (it would make every header unique and uncacheable): services read the
+   * request id from the X-Request-Id header. Signers drop it.
+   */
+  rid?: string;
   /** Method and path (with query) the signature is bound to. */
   m: string;
   p: string;
@@ -85,50 +96,134 @@ export function generateContextKeys(): { privateKey: string; publicKey: string }
   };
 }
 
+/** What a signer is given: the context without its version, and optionally its expiry. */
+export type UnsignedContext = Omit<RequestContext, 'v' | 'exp'> & { exp?: number };
+
+/** The default expiry of a context signed at `now`: the end of its CONTEXT_EXP_BUCKET_MS bucket + CONTEXT_TTL_MS. */
+export function contextExpiry(now: number): number {
+  return (Math.floor(now / CONTEXT_EXP_BUCKET_MS) + 1) * CONTEXT_EXP_BUCKET_MS + CONTEXT_TTL_MS;
+}
+
+/**
+ * The JSON that is signed (base64url-encoded) for `ctx` at `now`: `rid` left out, `v` 1, `exp` as
+ * given or `contextExpiry(now)`. Every signer builds its payload here, so they stay byte-identical.
+ */
+export function contextPayloadJson(ctx: UnsignedContext, now: number): string {
+  const { rid, ...signed } = ctx;
+  void rid;
+  return JSON.stringify({ ...signed, v: 1, exp: ctx.exp ?? contextExpiry(now) });
+}
+
+/**
+ * Header values by the exact payload JSON they sign, so an identical context is signed once. Holds at
+ * most CONTEXT_CACHE_ENTRIES, and only for the current expiry bucket (a new bucket means new payloads).
+ * Ed25519 signatures are deterministic: a cached value is the value signing again would give.
+ */
+export class SignedContextCache {
+  private readonly headers = new Map<string, string>();
+  private bucket = -1;
+
+  /** The header signed earlier for `json` in the bucket of `now`, if any. */
+  get(json: string, now: number): string | undefined {
+    const bucket = Math.floor(now / CONTEXT_EXP_BUCKET_MS);
+    if (bucket !== this.bucket) {
+      this.headers.clear();
+      this.bucket = bucket;
+    }
+    return this.headers.get(json);
+  }
+
+  set(json: string, header: string): void {
+    if (this.headers.size >= CONTEXT_CACHE_ENTRIES) this.headers.clear();
+    this.headers.set(json, header);
+  }
+}
+
 /** Signs request contexts. Only the gateway holds one. */
 export class ContextSigner {
   private readonly key: KeyObject;
+  private readonly cache = new SignedContextCache();
   constructor(privateKeyPem: string) {
     this.key = createPrivateKey(privateKeyPem);
   }
 
-  /** Returns the header value for `ctx`, bound to its method and path and valid for CONTEXT_TTL_MS. */
-  sign(ctx: Omit<RequestContext, 'v' | 'exp'> & { exp?: number }): string {
-    const payload = b64u(JSON.stringify({ ...ctx, v: 1, exp: ctx.exp ?? Date.now() + CONTEXT_TTL_MS }));
-    const sig = sign(null, Buffer.from(payload), this.key);
-    return `${payload}.${b64u(sig)}`;
+  /** Returns the header value for `ctx`, bound to its method and path, valid until its `exp` (default `contextExpiry`). */
+  sign(ctx: UnsignedContext): string {
+    const now = Date.now();
+    const json = contextPayloadJson(ctx, now);
+    const cached = this.cache.get(json, now);
+    if (cached) return cached;
+    const payload = b64u(json);
+    const header = `${payload}.${b64u(sign(null, Buffer.from(payload), this.key))}`;
+    this.cache.set(json, header);
+    return header;
   }
 }
 
 export class ContextError extends Error {}
 
+/** What a verified header carries that is checked on every request, and its payload's JSON. */
+interface Verified {
+  m: string;
+  p: string;
+  exp: number;
+  json: string;
+}
+
 /** Verifies request contexts with the gateway's public key. Every service holds one. */
 export class ContextVerifier {
   private readonly key: KeyObject;
+  /**
+   * Headers whose signature verified, by the full header string. A signature check is a pure function
+   * of the header's bytes and the key: the same bytes verify the same every time, so skipping it for
+   * bytes that already verified accepts nothing a fresh check would refuse. What does depend on the
+   * request and the clock (expiry, method and path) is checked on every call, hit or not. Only headers
+   * that passed every check are added; a failed verification is never cached. At most
+   * CONTEXT_CACHE_ENTRIES, emptied when full.
+   */
+  private readonly verified = new Map<string, Verified>();
   constructor(publicKeyPem: string) {
     this.key = createPublicKey(publicKeyPem);
   }
 
   /**
    * Returns the context if the header is signed by the gateway, not expired, and bound to this
-   * method and path; throws ContextError otherwise.
+   * method and path; throws ContextError otherwise. Each call returns a fresh object.
    */
   verify(header: string | undefined, method: string, path: string): RequestContext {
     if (!header) throw new ContextError('missing context');
+    const hit = this.verified.get(header);
+    if (hit) {
+      checkRequest(hit, method, path);
+      return JSON.parse(hit.json) as RequestContext;
+    }
     const dot = header.indexOf('.');
     if (dot < 1) throw new ContextError('malformed context');
     const payload = header.slice(0, dot);
     const sig = Buffer.from(header.slice(dot + 1), 'base64url');
     if (!verify(null, Buffer.from(payload), this.key, sig)) throw new ContextError('bad signature');
+    const json = Buffer.from(payload, 'base64url').toString('utf8');
     let ctx: RequestContext;
     try {
-      ctx = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as RequestContext;
+      ctx = JSON.parse(json) as RequestContext;
     } catch {
       throw new ContextError('malformed context');
     }
     if (ctx.v !== 1) throw new ContextError('unknown context version');
-    if (typeof ctx.exp !== 'number' || ctx.exp < Date.now()) throw new ContextError('expired context');
-    if (ctx.m !== method.toUpperCase() || ctx.p !== path) throw new ContextError('context bound to another request');
+    checkRequest(ctx, method, path);
+    if (this.verified.size >= CONTEXT_CACHE_ENTRIES) this.verified.clear();
+    this.verified.set(header, { m: ctx.m, p: ctx.p, exp: ctx.exp, json });
     return ctx;
   }
+
+  /** How many verified headers are cached (for tests). */
+  get cachedHeaders(): number {
+    return this.verified.size;
+  }
+}
+
+/** The checks that depend on the request and the clock: not expired, bound to this method and path. */
+function checkRequest(ctx: Pick<RequestContext, 'm' | 'p' | 'exp'>, method: string, path: string): void {
+  if (typeof ctx.exp !== 'number' || ctx.exp < Date.now()) throw new ContextError('expired context');
+  if (ctx.m !== method.toUpperCase() || ctx.p !== path) throw new ContextError('context bound to another request');
 }

@@ -1,4 +1,4 @@
-import { ContextSigner, ContextVerifier, generateContextKeys, RequestContext } from '../src';
+import { CONTEXT_CACHE_ENTRIES, CONTEXT_EXP_BUCKET_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, contextExpiry, generateContextKeys, RequestContext } from '../src';
 
 const base: Omit<RequestContext, 'v' | 'exp'> = {
   rid: 'r1', m: 'GET', p: '/api/v4/projects/1?x=1', base: 'http://127.0.0.1:8080',
@@ -43,4 +43,92 @@ describe('internal request context', () => {
     const other = new ContextSigner(generateContextKeys().privateKey);
     expect(() => verifier.verify(other.sign(base), 'GET', base.p)).toThrow('bad signature');
   });
+
+  it('does not sign the request id', () => {
+    const [payload] = signer.sign(base).split('.');
+    expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).not.toHaveProperty('rid');
+    const exp = Date.now() + 30_000;
+    expect(signer.sign({ ...base, rid: 'other', exp })).toBe(signer.sign({ ...base, exp }));
+  });
+
+  it('expires at the end of the 10-second bucket plus the TTL unless an expiry is given', () => {
+    expect(contextExpiry(1_700_000_000_000)).toBe(1_700_000_010_000 + CONTEXT_TTL_MS);
+    expect(contextExpiry(1_700_000_009_999)).toBe(1_700_000_010_000 + CONTEXT_TTL_MS);
+    const before = Date.now();
+    const { exp } = verifier.verify(signer.sign(base), 'GET', base.p);
+    expect(exp % CONTEXT_EXP_BUCKET_MS).toBe(0);
+    expect(exp).toBeGreaterThan(before + CONTEXT_TTL_MS);
+    expect(exp).toBeLessThanOrEqual(Date.now() + CONTEXT_TTL_MS + CONTEXT_EXP_BUCKET_MS);
+    const given = Date.now() + 1234;
+    expect(verifier.verify(signer.sign({ ...base, exp: given }), 'GET', base.p).exp).toBe(given);
+  });
 });
+
+describe('verified-header cache', () => {
+  const keys = generateContextKeys();
+  const signer = new ContextSigner(keys.privateKey);
+
+  it('refuses a verified header replayed on another path or method', () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const h = signer.sign(base);
+    expect(verifier.verify(h, 'GET', base.p).user?.id).toBe(1);
+    expect(verifier.cachedHeaders).toBe(1);
+    expect(() => verifier.verify(h, 'GET', '/api/v4/projects/2')).toThrow('another request');
+    expect(() => verifier.verify(h, 'POST', base.p)).toThrow('another request');
+    expect(verifier.verify(h, 'get', base.p).user?.id).toBe(1);
+  });
+
+  it('refuses a verified header once it has expired', async () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const h = signer.sign({ ...base, exp: Date.now() + 30 });
+    expect(verifier.verify(h, 'GET', base.p).user?.id).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(() => verifier.verify(h, 'GET', base.p)).toThrow('expired');
+  });
+
+  it('refuses a tampered copy of a verified header', () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const h = signer.sign(base);
+    verifier.verify(h, 'GET', base.p);
+    const [payload, sig] = h.split('.');
+    const forged = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    forged.user.admin = true;
+    forged.user.id = 2;
+    expect(() => verifier.verify(`${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${sig}`, 'GET', base.p)).toThrow('bad signature');
+    expect(() => verifier.verify(`${payload}.${sig.slice(0, -2)}AA`, 'GET', base.p)).toThrow('bad signature');
+  });
+
+  it('never caches a failed verification', () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const expired = signer.sign({ ...base, exp: Date.now() - 1 });
+    expect(() => verifier.verify(expired, 'GET', base.p)).toThrow('expired');
+    const h = signer.sign(base);
+    expect(() => verifier.verify(h, 'GET', '/elsewhere')).toThrow('another request');
+    const foreign = new ContextSigner(generateContextKeys().privateKey).sign(base);
+    expect(() => verifier.verify(foreign, 'GET', base.p)).toThrow('bad signature');
+    expect(() => verifier.verify(foreign, 'GET', base.p)).toThrow('bad signature');
+    expect(verifier.cachedHeaders).toBe(0);
+  });
+
+  it('answers each request with its own copy of the context', () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const h = signer.sign(base);
+    const first = verifier.verify(h, 'GET', base.p);
+    first.user!.admin = false;
+    first.scopes.push('sudo');
+    const again = verifier.verify(h, 'GET', base.p);
+    expect(again.user?.admin).toBe(true);
+    expect(again.scopes).toEqual(['api']);
+  });
+
+  it(`keeps at most ${CONTEXT_CACHE_ENTRIES} headers`, () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    for (let i = 0; i <= CONTEXT_CACHE_ENTRIES + 10; i++) {
+      const p = `/api/v4/projects/${i}`;
+      verifier.verify(signer.sign({ ...base, p }), 'GET', p);
+      expect(verifier.cachedHeaders).toBeLessThanOrEqual(CONTEXT_CACHE_ENTRIES);
+    }
+    expect(verifier.cachedHeaders).toBeGreaterThan(0);
+  });
+});
+
