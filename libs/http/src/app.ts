@@ -42,15 +42,26 @@ export interface ServiceAppOptions {
   streamBody?: (req: Request) => boolean;
 }
 
-/** Parses JSON (empty body → `{}`), urlencoded, leaves other bodies (uploads) unread as streams. */
-export function bodyParsers(streamBody: (req: Request) => boolean = () => false) {
-  const parse = (parser: express.RequestHandler): express.RequestHandler => (req, res, next) => (streamBody(req) ? next() : parser(req, res, next));
+/** True when the request announces a body (type-is's `hasBody`: a Transfer-Encoding or a numeric Content-Length). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
+/**
+ * Parses JSON (empty body → `{}`), urlencoded, leaves other bodies (uploads) unread as streams. One
+ * middleware: a request without a body (most GETs) skips both parsers, which would leave it untouched.
+ */
+export function bodyParsers(streamBody: (req: Request) => boolean = () => false): express.RequestHandler[] {
+  const json = express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] });
+  const form = express.urlencoded({ extended: true, limit: '10mb' });
+  const done = (req: Request, next: NextFunction) => {
+    if (req.body === undefined) req.body = {};
+    next();
+  };
   return [
-    parse(express.json({ limit: '10mb', strict: false, type: ['application/json', 'application/*+json'] })),
-    parse(express.urlencoded({ extended: true, limit: '10mb' })),
-    (req: Request, _res: Response, next: NextFunction) => {
-      if (req.body === undefined) req.body = {};
-      next();
+    (req, res, next) => {
+      if (!hasBody(req) || streamBody(req)) return done(req, next);
+      json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, (err2?: unknown) => (err2 ? next(err2) : done(req, next)))));
     },
   ];
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { CONTEXT_HEADER, ContextSigner, ContextVerifier, generateContextKeys, INTERNAL_TOKEN_HEADER } from '@anvil/auth';
 import {
@@ -31,6 +33,9 @@ const app = createServiceApp({
       let n = 0;
       for await (const chunk of req) n += (chunk as Buffer).length;
       res.json({ parsed: req.body, streamed: n });
+    });
+    r.all('/echo', (req, res) => {
+      res.json({ body: req.body });
     });
     r.get('/missing', () => {
       throw new NotFoundError('Project');
@@ -102,6 +107,48 @@ describe('createServiceApp', () => {
   it('leaves a streamed upload unread by the parsers, whatever its content type', async () => {
     const put = (path: string) => request(app).put(path).set(CONTEXT_HEADER, sign('PUT', path)).set('content-type', 'application/x-www-form-urlencoded');
     await put('/api/v4/files/a').send('a=1&b=2').expect(200, { parsed: {}, streamed: 7 });
+  });
+
+  describe('body parsing', () => {
+    const echo = (method: 'get' | 'post' | 'delete') => signed(method, '/api/v4/echo');
+
+    it('gives {} to a request without a body', async () => {
+      await echo('get').expect(200, { body: {} });
+      await echo('post').expect(200, { body: {} });
+      await echo('post').set('content-type', 'application/json').set('content-length', '0').expect(200, { body: {} });
+    });
+
+    it('parses JSON and form bodies, also on a GET or DELETE', async () => {
+      await echo('post').send({ a: [1, 2] }).expect(200, { body: { a: [1, 2] } });
+      await echo('post').type('form').send('a[b]=1&c=2').expect(200, { body: { a: { b: '1' }, c: '2' } });
+      await echo('get').set('content-type', 'application/json').send('{"q":1}').expect(200, { body: { q: 1 } });
+      await echo('delete').set('content-type', 'application/vnd.api+json').send('"x"').expect(200, { body: 'x' });
+    });
+
+    it('parses a chunked JSON body (no Content-Length)', async () => {
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v4/echo', headers: { [CONTEXT_HEADER]: sign('POST', '/api/v4/echo'), 'content-type': 'application/json' } }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+          req.on('error', reject);
+          req.write('{"a":');
+          req.end('"chunked"}');
+        });
+        expect(answer).toEqual({ status: 200, text: '{"body":{"a":"chunked"}}' });
+      } finally {
+        await new Promise((r) => server.close(r));
+      }
+    });
+
+    it('leaves a body of another type unparsed', async () => {
+      await echo('post').set('content-type', 'text/plain').send('hello').expect(200, { body: {} });
+    });
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
