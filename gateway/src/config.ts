@@ -1,4 +1,4 @@
-import { ConfigOf, int, oneOf, port, Schema, str, url } from '@anvil/config';
+import { bool, ConfigOf, int, oneOf, port, Schema, serviceSchema, str, url } from '@anvil/config';
 
 const httpUrl = (def: string) => url(['http', 'https'], def);
 
@@ -33,6 +33,20 @@ export const configSchema = {
   UPSTREAM_TIMEOUT_MS: int(300_000, 1000),
   /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */
   AUTH_CACHE_TTL_MS: int(5000, 0, 5000),
+  /**
+   * Accelerated transfers (as GitLab Workhorse): the gateway stores registry upload bodies and sends
+   * stored files itself, so it needs the same storage settings as the registry (STORAGE_*, S3_*).
+   * Turn off when the gateway cannot reach that storage.
+   */
+  ACCELERATED_TRANSFERS: bool(true),
+  STORAGE_DRIVER: serviceSchema.STORAGE_DRIVER,
+  STORAGE_DIR: serviceSchema.STORAGE_DIR,
+  S3_ENDPOINT: serviceSchema.S3_ENDPOINT,
+  S3_BUCKET: serviceSchema.S3_BUCKET,
+  S3_REGION: serviceSchema.S3_REGION,
+  S3_ACCESS_KEY_ID: serviceSchema.S3_ACCESS_KEY_ID,
+  S3_SECRET_ACCESS_KEY: serviceSchema.S3_SECRET_ACCESS_KEY,
+  S3_FORCE_PATH_STYLE: serviceSchema.S3_FORCE_PATH_STYLE,
 } satisfies Schema;
 
 export type GatewayConfig = ConfigOf<typeof configSchema>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTEXT_HEADER, IdentityClient, RequestContext } from '@anvil/auth';
+import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
 import { Authenticator, Principal } from './auth';
@@ -8,13 +8,14 @@ import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { registryJwtSecret } from './jwt';
-import { forward, ForwardSpec, Upstream } from './proxy';
+import { forward, ForwardSpec, hasBody, requestHeaders, responseHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
+import type { Transfers } from './transfers';
 
 /** What the gateway needs, already built. */
 export interface GatewayDeps {
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   upstreams: Record<ServiceName, Upstream>;
   accessLog: AccessLog;
   logger: Logger;
+  /** Accelerated registry transfers (absent: every body is proxied). */
+  transfers?: Transfers;
 }
 
 /** Per-request facts the access log reports. */
@@ -148,7 +151,8 @@ export class Gateway {
   private dispatch(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable, { principal, scope }: Prepared): void {
     const method = req.method ?? 'GET';
     const path = target.forwardPath(scope.project?.id);
-    const ctx: Omit<RequestContext, 'v' | 'exp'> = {
+    const accelerated = !!this.deps.transfers && target.kind === 'api' && target.service === 'registry';
+    const ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields = {
       rid: trace.rid,
       m: method,
       p: path,
@@ -160,8 +164,8 @@ export class Gateway {
       impersonator: principal.impersonator,
       project: scope.project,
       group: scope.group,
+      ...(accelerated ? { send_file: true as const } : {}),
     };
-    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
     const spec: ForwardSpec = {
       upstream: this.deps.upstreams[target.service],
@@ -173,8 +177,68 @@ export class Gateway {
       keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
       // identity changed something through us: drop cached tokens and scopes before the client hears back
       onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
+      sendFile: accelerated ? (key, status, headers) => this.sendStored(req, res, trace, key, status, headers) : undefined,
     };
+    if (accelerated && method === 'PUT' && hasBody(req)) {
+      this.acceleratedUpload(req, res, trace, spec, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
+      return;
+    }
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
+  }
+
+  /**
+   * An upload the gateway stores itself: the service pre-authorises it (its refusal is relayed before
+   * a byte of the body is read), the body goes to storage with its digests, and the request is
+   * forwarded without it, naming what was stored. A body nobody claimed is deleted.
+   */
+  private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: ForwardSpec, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
+    const transfers = this.deps.transfers!;
+    const length = req.headers['content-length'];
+    const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+    const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
+    const authorizing = { ...spec, bodyless: true, context: this.deps.signer.sign(authorizeCtx) };
+    let answer: Awaited<ReturnType<Transfers['authorize']>>;
+    try {
+      answer = await transfers.authorize(spec.upstream, spec.path, requestHeaders(req, authorizing), spec.timeoutMs);
+    } catch (e) {
+      const timedOut = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes((e as { code?: string }).code ?? '');
+      return this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway());
+    }
+    if ('refused' in answer) {
+      // the body stays unread: the connection closes after the answer
+      res.shouldKeepAlive = false;
+      res.writeHead(answer.refused.status, responseHeaders(answer.refused.headers, trace.rid));
+      res.end(req.method === 'HEAD' ? undefined : answer.refused.body);
+      return;
+    }
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+    const stored = await transfers.store(req, answer.limit);
+    if (stored === 'aborted') return;
+    if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
+    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored } };
+    const final: ForwardSpec = {
+      ...spec,
+      bodyless: true,
+      context: this.deps.signer.sign(storedCtx),
+      onResponse: (status) => {
+        if (status >= 300) void transfers.discard(stored.key);
+      },
+    };
+    forward(req, res, final, (timedOut) => {
+      void transfers.discard(stored.key);
+      this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway());
+    });
+  }
+
+  /** An accelerated download: the stored object the service named, or its 404 when it is gone. */
+  private sendStored(req: IncomingMessage, res: ServerResponse, trace: Trace, key: string, status: number, headers: string[]): void {
+    this.deps.transfers!.send(res, key, status, headers).then(
+      (sent) => {
+        if (!sent) this.send(req, res, trace, refusals.fileNotFound());
+      },
+      (e: unknown) => this.fail(req, res, trace, e),
+    );
   }
 
   private local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): void {

@@ -6,6 +6,7 @@ import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
 import type { EventBus, Subscription } from '@anvil/events';
 import type { Logger } from '@anvil/http';
+import { createStorage, prepareStorage } from '@anvil/storage';
 import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
 import { Gateway } from './gateway';
@@ -13,6 +14,7 @@ import { createGatewayLogger } from './log';
 import { createUpstream, Upstream } from './proxy';
 import { ServiceName } from './routes';
 import { GatewaySigner } from './signer';
+import { Transfers } from './transfers';
 
 export { configSchema } from './config';
 export type { GatewayConfig } from './config';
@@ -64,8 +66,8 @@ function required(config: GatewayConfig): { privateKey: string; internalToken: s
 }
 
 /**
- * Starts the gateway: config → signer → identity client → upstream agents → cache-invalidation
- * subscription → listen. `stop()` closes the server, the subscription and a bus it created.
+ * Starts the gateway: config → signer → storage for accelerated transfers → identity client →
+ * upstream agents → cache-invalidation subscription → listen. `stop()` closes the server, the subscription and a bus it created.
  */
 export async function startGateway(opts: StartGatewayOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(configSchema, opts.env ?? process.env);
@@ -74,6 +76,13 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
+  let transfers: Transfers | undefined;
+  if (config.ACCELERATED_TRANSFERS) {
+    const storage = createStorage(config);
+    await prepareStorage(storage);
+    transfers = new Transfers(storage, logger);
+    transfers.startSweeping();
+  }
   const gateway = new Gateway({
     config,
     signer,
@@ -81,6 +90,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     upstreams: ups,
     accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? process.stdout) : null),
     logger,
+    transfers,
   });
 
   // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ
@@ -110,6 +120,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
         server.closeAllConnections();
       });
       gateway.stop();
+      transfers?.stop();
       await Promise.all(Object.values(ups).map((u) => u.pool.destroy()));
       await sub?.close().catch(() => undefined);
       await ownBus?.close();

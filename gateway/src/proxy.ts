@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { INTERNAL_HEADER_PREFIX } from '@anvil/auth';
+import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER } from '@anvil/auth';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
 export interface Upstream {
@@ -51,10 +51,21 @@ export interface ForwardSpec {
   timeoutMs: number;
   /** Called with the upstream's status once its response starts. */
   onResponse?: (status: number) => void;
+  /** Forward without the request body (the gateway consumed it: an accelerated upload). */
+  bodyless?: boolean;
+  /**
+   * Serves an `x-anvil-send-file` answer (accelerated download): called instead of relaying the
+   * upstream's (empty) body, with the status and the client headers (no length); absent, such an
+   * answer is a 502.
+   */
+  sendFile?: (key: string, status: number, headers: string[]) => void;
 }
 
-/** The incoming request's headers for the upstream: filtered, plus forwarding and context headers. */
-function requestHeaders(req: IncomingMessage, spec: ForwardSpec): string[] {
+/**
+ * The incoming request's headers for the upstream: filtered, plus forwarding and context headers.
+ * `bodyless`: the body is not forwarded, so neither is its length.
+ */
+export function requestHeaders(req: IncomingMessage, spec: Pick<ForwardSpec, 'upstream' | 'requestId' | 'contextHeader' | 'context' | 'keepAuthorization' | 'bodyless'>): string[] {
   const raw = req.rawHeaders;
   const out: string[] = [];
   const connection = req.headers.connection;
@@ -64,6 +75,7 @@ function requestHeaders(req: IncomingMessage, spec: ForwardSpec): string[] {
     const name = raw[i].toLowerCase();
     if (name === 'x-forwarded-for') xff = xff ? `${xff}, ${raw[i + 1]}` : raw[i + 1];
     if (DROP_REQUEST.has(name) || name.startsWith(INTERNAL_HEADER_PREFIX)) continue;
+    if (spec.bodyless && name === 'content-length') continue;
     if (CREDENTIALS.has(name) && !(spec.keepAuthorization && name === 'authorization')) continue;
     if (listed && listed.includes(name)) continue;
     out.push(raw[i], raw[i + 1]);
@@ -80,12 +92,16 @@ function requestHeaders(req: IncomingMessage, spec: ForwardSpec): string[] {
   return out;
 }
 
-/** The upstream's response headers for the client: hop-by-hop dropped, security headers set. */
-function responseHeaders(headers: IncomingHttpHeaders, requestId: string): string[] {
+/**
+ * The upstream's response headers for the client: hop-by-hop and internal ones dropped (and the
+ * length, for a file the gateway sends itself), security headers set.
+ */
+export function responseHeaders(headers: IncomingHttpHeaders, requestId: string, dropLength = false): string[] {
   const out: string[] = [];
   for (const name in headers) {
     const v = headers[name];
-    if (v === undefined || DROP_RESPONSE.has(name)) continue;
+    if (v === undefined || DROP_RESPONSE.has(name) || name.startsWith(INTERNAL_HEADER_PREFIX)) continue;
+    if (dropLength && name === 'content-length') continue;
     if (Array.isArray(v)) for (const one of v) out.push(name, one);
     else out.push(name, v);
   }
@@ -94,7 +110,7 @@ function responseHeaders(headers: IncomingHttpHeaders, requestId: string): strin
 }
 
 /** Whether the request carries a body (a length or chunked); bodiless requests send none upstream. */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
 }
@@ -112,6 +128,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   let controller: Dispatcher.DispatchController | null = null;
   let settled = false;
   let clientGone = false;
+  /** The gateway sends a stored file instead of the upstream's body. */
+  let sending = false;
   res.on('close', () => {
     if (settled || res.writableFinished) return;
     clientGone = true;
@@ -124,6 +142,14 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     },
     onResponseStart(c, status, headers, statusMessage) {
       spec.onResponse?.(status);
+      const sendKey = headers[SEND_FILE_HEADER];
+      if (sendKey !== undefined) {
+        sending = true;
+        settled = true;
+        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, responseHeaders(headers, spec.requestId, true));
+        else onError(false);
+        return;
+      }
       try {
         res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
       } catch (e) {
@@ -132,6 +158,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       }
     },
     onResponseData(c, chunk) {
+      if (sending) return;
       if (!res.write(chunk)) {
         c.pause();
         res.once('drain', () => c.resume());
@@ -139,10 +166,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     },
     onResponseEnd() {
       settled = true;
-      res.end();
+      if (!sending) res.end();
     },
     onResponseError(_c, err) {
       settled = true;
+      if (sending) return;
       if (clientGone) return;
       if (!res.headersSent) onError(TIMEOUTS.has((err as { code?: string }).code ?? ''));
       else res.destroy();
@@ -153,7 +181,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       path: spec.path,
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: requestHeaders(req, spec),
-      body: hasBody(req) ? req : null,
+      body: !spec.bodyless && hasBody(req) ? req : null,
       headersTimeout: spec.timeoutMs,
       bodyTimeout: spec.timeoutMs,
     },

@@ -26,6 +26,8 @@ export function startTestGateway(upstreams: Partial<Record<ServiceName, string>>
       INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
       PUBLIC_URL: TEST_BASE_URL,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // these upstreams are stand-ins that stream bodies; tests of accelerated transfers turn it on
+      ACCELERATED_TRANSFERS: 'false',
       ...urls,
       ...env,
     },

@@ -2,3 +2,4 @@ export * from './context';
 export * from './tokens';
 export * from './access';
 export * from './identity-client';
+export * from './transfer';

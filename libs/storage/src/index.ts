@@ -3,3 +3,4 @@ export * from './keys';
 export * from './local';
 export * from './s3';
 export * from './create';
+export * from './digest';

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
 import type { ObjectInfo, Storage } from './types';
 
@@ -78,6 +78,14 @@ export class LocalStorage implements Storage {
   }
 
   async get(key: string): Promise<Readable | null> {
+    return (await this.read(key))?.body ?? null;
+  }
+
+  /**
+   * Opens the file once and streams exactly its size: reads are at most 1 MiB and never larger than
+   * the file (a 1 KB object does not cost a 1 MiB buffer).
+   */
+  async read(key: string): Promise<{ body: Readable; size: number } | null> {
     const file = this.localPath(key);
     let handle: fsp.FileHandle;
     try {
@@ -94,7 +102,18 @@ export class LocalStorage implements Storage {
       await handle.close();
       return null;
     }
-    return handle.createReadStream({ highWaterMark: LOCAL_CHUNK_SIZE });
+    if (st.size === 0) {
+      await handle.close();
+      return { body: Readable.from([]), size: 0 };
+    }
+    const body = handle.createReadStream({ start: 0, end: st.size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, st.size) });
+    return { body, size: st.size };
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const src = this.localPath(from);
+    await this.moveInto(src, this.localPath(to));
+    await this.prune(path.dirname(src));
   }
 
   async head(key: string): Promise<ObjectInfo | null> {

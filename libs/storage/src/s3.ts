@@ -1,18 +1,22 @@
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { InvalidKeyError, validateKey, validatePrefix } from './keys';
 import type { ObjectInfo, Storage } from './types';
+
+type ClientS3 = typeof import('@aws-sdk/client-s3');
+type LibStorage = typeof import('@aws-sdk/lib-storage');
+let loaded: { s3: ClientS3; lib: LibStorage } | null = null;
+
+/**
+ * The AWS SDK, loaded on first use: it costs about 20 MB of memory, which a process on local storage
+ * (every service imports this library) should not pay.
+ */
+function sdk(): { s3: ClientS3; lib: LibStorage } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= { s3: require('@aws-sdk/client-s3') as ClientS3, lib: require('@aws-sdk/lib-storage') as LibStorage };
+  return loaded;
+}
 
 /** Connection settings for an S3-compatible store (AWS, MinIO, s3rver). */
 export interface S3StorageOptions {
@@ -67,7 +71,7 @@ export class S3Storage implements Storage {
       opts.accessKeyId && opts.secretAccessKey
         ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
         : undefined;
-    this.client = new S3Client({
+    this.client = new (sdk().s3.S3Client)({
       endpoint: opts.endpoint,
       region: opts.region,
       credentials,
@@ -81,13 +85,13 @@ export class S3Storage implements Storage {
   /** Creates the bucket unless it already exists. */
   async ensureBucket(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new (sdk().s3.HeadBucketCommand)({ Bucket: this.bucket }));
       return;
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
     try {
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new (sdk().s3.CreateBucketCommand)({ Bucket: this.bucket }));
     } catch (e) {
       const name = (e as AwsError).name;
       if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw e;
@@ -103,7 +107,7 @@ export class S3Storage implements Storage {
         done(null, chunk);
       },
     });
-    const upload = new Upload({
+    const upload = new (sdk().lib.Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: counter, ContentType: opts?.contentType },
       partSize: this.partSize,
@@ -118,20 +122,33 @@ export class S3Storage implements Storage {
   }
 
   async get(key: string): Promise<Readable | null> {
+    return (await this.read(key))?.body ?? null;
+  }
+
+  async read(key: string): Promise<{ body: Readable; size: number } | null> {
     validateKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return out.Body as Readable;
+      const out = await this.client.send(new (sdk().s3.GetObjectCommand)({ Bucket: this.bucket, Key: key }));
+      return { body: out.Body as Readable, size: out.ContentLength ?? 0 };
     } catch (e) {
       if (isNotFound(e)) return null;
       throw e;
     }
   }
 
+  /** Server-side copy, then delete of the source (S3 has no rename); a missing source is an error. */
+  async move(from: string, to: string): Promise<void> {
+    validateKey(from);
+    validateKey(to);
+    const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+    await this.client.send(new (sdk().s3.CopyObjectCommand)({ Bucket: this.bucket, Key: to, CopySource: source }));
+    await this.client.send(new (sdk().s3.DeleteObjectCommand)({ Bucket: this.bucket, Key: from }));
+  }
+
   async head(key: string): Promise<ObjectInfo | null> {
     validateKey(key);
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await this.client.send(new (sdk().s3.HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
       return { key, size: out.ContentLength ?? 0, lastModified: out.LastModified };
     } catch (e) {
       if (isNotFound(e)) return null;
@@ -141,7 +158,7 @@ export class S3Storage implements Storage {
 
   async delete(key: string): Promise<void> {
     validateKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new (sdk().s3.DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
   }
 
   /** Deletes every object whose key starts with `prefix`, 1000 per request; an empty prefix is refused. */
@@ -161,7 +178,7 @@ export class S3Storage implements Storage {
 
   private async deleteBatch(keys: string[]): Promise<void> {
     const out = await this.client.send(
-      new DeleteObjectsCommand({
+      new (sdk().s3.DeleteObjectsCommand)({
         Bucket: this.bucket,
         Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
       }),
@@ -178,7 +195,7 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+        new (sdk().s3.ListObjectsV2Command)({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: token }),
       );
       for (const o of page.Contents ?? []) {
         if (o.Key !== undefined) yield { key: o.Key, size: o.Size ?? 0, lastModified: o.LastModified };

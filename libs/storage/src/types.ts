@@ -16,6 +16,13 @@ export interface Storage {
   put(key: string, body: Readable, opts?: { contentType?: string }): Promise<{ size: number }>;
   /** A stream of the object, or null when it does not exist. */
   get(key: string): Promise<Readable | null>;
+  /** A stream of the object and its size in bytes, or null when it does not exist. */
+  read(key: string): Promise<{ body: Readable; size: number } | null>;
+  /**
+   * Moves an object to another key (replacing what is there); afterwards `from` is gone. The local
+   * driver renames (atomic); S3 copies server-side and deletes the source.
+   */
+  move(from: string, to: string): Promise<void>;
   /** Size and modification time, or null when the object does not exist. */
   head(key: string): Promise<ObjectInfo | null>;
   /** Deletes one object; no error when it is missing. */

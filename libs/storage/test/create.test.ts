@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, serviceSchema } from '@anvil/config';
@@ -32,4 +33,15 @@ describe('createStorage', () => {
     expect(await storage.client.config.credentials()).toMatchObject({ accessKeyId: 'id', secretAccessKey: 'secret' });
     storage.destroy();
   });
+
+  it('loads the AWS SDK only when an S3 store is made (local storage does not pay for it)', () => {
+    const count = (make: string) => {
+      const script = `const s = require('./src'); ${make}; console.log(Object.keys(require.cache).filter((k) => k.includes('@aws-sdk')).length)`;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '..'), encoding: 'utf8', env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } });
+      expect(r.status).toBe(0);
+      return Number(r.stdout.trim());
+    };
+    expect(count(`new s.LocalStorage('${os.tmpdir()}')`)).toBe(0);
+    expect(count(`new s.S3Storage({ bucket: 'b', region: 'us-east-1' })`)).toBeGreaterThan(0);
+  }, 30_000);
 });

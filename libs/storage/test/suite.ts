@@ -125,6 +125,36 @@ export function storageSuite(fresh: () => Promise<Storage>, streaming: Streaming
     expect(growth).toBeLessThan(streaming.maxRssGrowthMiB * MiB);
   }, 60_000);
 
+  it('reads an object with its size, exactly its bytes (empty and missing too)', async () => {
+    const data = Buffer.alloc(3 * MiB + 17, 7);
+    await storage.put('r/data', bodyOf(data));
+    await storage.put('r/empty', Readable.from([]));
+    const obj = await storage.read('r/data');
+    expect(obj!.size).toBe(data.length);
+    expect((await readAll(obj!.body)).equals(data)).toBe(true);
+    const empty = await storage.read('r/empty');
+    expect(empty!.size).toBe(0);
+    expect((await readAll(empty!.body)).length).toBe(0);
+    expect(await storage.read('r/missing')).toBeNull();
+  });
+
+  it('moves an object over another key; the source is gone, a missing source is an error', async () => {
+    await storage.put('uploads/one', bodyOf('new bytes'));
+    await storage.put('pkg/7/file.txt', bodyOf('old'));
+    await storage.move('uploads/one', 'pkg/7/file.txt');
+    expect(await text(storage, 'pkg/7/file.txt')).toBe('new bytes');
+    expect(await storage.head('uploads/one')).toBeNull();
+    await storage.move('pkg/7/file.txt', 'other/dir/deep/file.txt');
+    expect(await text(storage, 'other/dir/deep/file.txt')).toBe('new bytes');
+    expect(await keys(storage, '')).toEqual(['other/dir/deep/file.txt']);
+    await expect(storage.move('uploads/none', 'x/y')).rejects.toThrow();
+    expect(await storage.head('x/y')).toBeNull();
+    for (const bad of HOSTILE_KEYS) {
+      await expect(storage.move(bad, 'x/y')).rejects.toThrow(InvalidKeyError);
+      await expect(storage.move('other/dir/deep/file.txt', bad)).rejects.toThrow(InvalidKeyError);
+    }
+  });
+
   it('replaces an object on overwrite', async () => {
     await storage.put('k', bodyOf('first version, longer'));
     await storage.put('k', bodyOf('second'));

@@ -30,6 +30,8 @@ export async function startMiniFleet(registryEnv: Record<string, string> = {}): 
       IDENTITY_URL: identity.url,
       REGISTRY_URL: registry.url,
       CONAN_JWT_SECRET: 'test-conan-secret',
+      // accelerated transfers: the gateway shares the registry's storage, as in every deployment
+      STORAGE_DIR: registry.deps.config.STORAGE_DIR,
       LOG_LEVEL: 'silent',
       AUTH_CACHE_TTL_MS: '0',
     },

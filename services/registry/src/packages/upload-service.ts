@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
+import type { StoredUpload } from '@anvil/auth';
 import type { Knex } from '@anvil/db';
 import { emit } from '@anvil/events';
+import { type Digests, DigestStream, FileTooLargeError } from '@anvil/storage';
 import { type ConanInfo, parseConanInfo } from '../conan/conaninfo';
 import type { RecipeRef } from '../conan/reference';
-import { DigestStream } from '../files/digest-stream';
 import { PRODUCER, type PackageEventV1, RegistryEvents } from '../events/contracts';
 import type { RegistryDeps } from './deps';
 import { fileStore } from './file-store';
@@ -71,9 +72,51 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
 export async function uploadFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
   const id = reservedId ?? (await fileStore.reserveId(deps.db));
   const key = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
-  const isInfo = target.kind === 'package' && fileName === 'conaninfo.txt';
+  const isInfo = isConanInfo(target, fileName);
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
-  const d = await digest.digests();
+  const info = isInfo ? parsedInfo(deps, digest.captured()) : undefined;
+  return recordFile(deps, pkg, target, fileName, id, key, await digest.digests(), info);
+}
+
+/**
+ * The same for a body the gateway already stored under `upload.key` with its digests (an accelerated
+ * upload): the object is moved into place instead of streamed. Whatever fails, the uploaded object
+ * does not stay behind.
+ */
+export async function recordStoredUpload(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, upload: StoredUpload, reservedId?: number): Promise<PackageFile> {
+  let key: string | null = null;
+  try {
+    if (upload.size > deps.maxFileSize) throw new FileTooLargeError();
+    const id = reservedId ?? (await fileStore.reserveId(deps.db));
+    const info = isConanInfo(target, fileName) ? parsedInfo(deps, await readHead(deps, upload.key, CONANINFO_CAPTURE)) : undefined;
+    const dest = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
+    await deps.storage.move(upload.key, dest);
+    key = dest;
+    return await recordFile(deps, pkg, target, fileName, id, key, upload, info);
+  } finally {
+    if (key === null) await deps.storage.delete(upload.key).catch(() => undefined);
+  }
+}
+
+function isConanInfo(target: UploadTarget, fileName: string): boolean {
+  return target.kind === 'package' && fileName === 'conaninfo.txt';
+}
+
+/** The first `limit` bytes of a stored object, and whether that was all of it. */
+async function readHead(deps: RegistryDeps, key: string, limit: number): Promise<{ data: Buffer; complete: boolean }> {
+  const obj = await deps.storage.read(key);
+  if (!obj) throw new Error('the uploaded object is missing');
+  if (obj.size > limit) {
+    obj.body.destroy();
+    return { data: Buffer.alloc(0), complete: false };
+  }
+  const parts: Buffer[] = [];
+  for await (const c of obj.body) parts.push(c as Buffer);
+  return { data: Buffer.concat(parts), complete: true };
+}
+
+/** Records a stored object as the file; on failure the object is deleted. */
+async function recordFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, id: number, key: string, d: Digests, info: ConanInfo | undefined): Promise<PackageFile> {
   const write: FileWrite = {
     id,
     packageId: pkg.id,
@@ -82,7 +125,7 @@ export async function uploadFile(deps: RegistryDeps, pkg: Package, target: Uploa
     recipeRevision: target.recipeRevision,
     packageReference: target.kind === 'package' ? target.packageReference : undefined,
     packageRevision: target.kind === 'package' ? target.packageRevision : undefined,
-    info: isInfo ? parsedInfo(deps, digest) : undefined,
+    info,
     fileName,
     storageKey: key,
     fileStore: deps.fileStore,
@@ -105,8 +148,7 @@ export async function uploadFile(deps: RegistryDeps, pkg: Package, target: Uploa
   return result.file;
 }
 
-function parsedInfo(deps: RegistryDeps, digest: DigestStream): ConanInfo | undefined {
-  const { data, complete } = digest.captured();
+function parsedInfo(deps: RegistryDeps, { data, complete }: { data: Buffer; complete: boolean }): ConanInfo | undefined {
   const parsed = complete ? parseConanInfo(data.toString('utf8')) : { ok: false as const, error: 'conaninfo.txt file too large' };
   if (parsed.ok) return parsed.info;
   deps.log.warn('conaninfo.txt not parsed', { error: parsed.error });

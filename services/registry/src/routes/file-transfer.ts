@@ -1,29 +1,40 @@
 import type { Request, Response } from 'express';
-import type { ProjectScope } from '@anvil/auth';
-import { ctx, NotFoundError } from '@anvil/http';
+import { isUploadKey, type ProjectScope, transferOf } from '@anvil/auth';
+import { BadRequestError, ctx, NotFoundError } from '@anvil/http';
 import { authorizeUpload, callerOf } from '../auth/policy';
 import type { RecipeRef } from '../conan/reference';
 import { toPackageFileRecord } from '../entities/package-file';
 import { FileNotFoundError } from '../packages/conan-finder';
 import { type FileAddress, fileLookupStore } from '../packages/file-lookup-store';
-import { findOrCreatePackage, uploadFile, type UploadTarget } from '../packages/upload-service';
+import { findOrCreatePackage, recordStoredUpload, uploadFile, type UploadTarget } from '../packages/upload-service';
 import type { RouteDeps } from './route-deps';
-import { checkDeclaredSize, isDedupProbe, sendFile, uploadError } from './transfer';
+import { checkDeclaredSize, fileTooLarge, isDedupProbe, sendFile, uploadError } from './transfer';
 
 /**
  * A file PUT (v1 or v2): Developer or 403, the declared size checked, the package found or created,
  * Conan 1's empty dedup probe answered `null` without storing, then the body streamed to storage.
- * Answers the package file record.
+ * Answers the package file record. Through the gateway the same request comes twice (see
+ * `TransferContext` in @anvil/auth): a pre-authorisation, answered with the size limit after the
+ * same checks, then the request naming the body the gateway stored, which is moved into place.
  */
 export async function receiveFile(req: Request, res: Response, deps: RouteDeps, project: ProjectScope, ref: RecipeRef, target: UploadTarget, fileName: string): Promise<void> {
   authorizeUpload(callerOf(ctx(req)), project);
-  checkDeclaredSize(req, deps.registry.maxFileSize);
+  const transfer = transferOf(ctx(req));
+  const limit = deps.registry.maxFileSize;
+  if (transfer?.phase === 'authorize') {
+    if (transfer.declared !== null && transfer.declared > limit) throw fileTooLarge(req);
+    res.status(200).json({ MaximumSize: limit });
+    return;
+  }
+  if (transfer?.phase !== 'stored') checkDeclaredSize(req, limit);
+  if (transfer?.phase === 'stored' && !isUploadKey(transfer.upload.key)) throw new BadRequestError('upload is invalid');
   const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
-  if (isDedupProbe(req)) {
+  if (!transfer && isDedupProbe(req)) {
     res.status(200).json(null);
     return;
   }
-  const file = await uploadFile(deps.registry, pkg, target, fileName, req, fileId).catch((e: unknown) => {
+  const stored = transfer?.phase === 'stored' ? recordStoredUpload(deps.registry, pkg, target, fileName, transfer.upload, fileId) : uploadFile(deps.registry, pkg, target, fileName, req, fileId);
+  const file = await stored.catch((e: unknown) => {
     throw uploadError(req, e);
   });
   res.status(200).json(toPackageFileRecord(file));

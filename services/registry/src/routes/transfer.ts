@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { HttpError } from '@anvil/http';
+import { canSendFile, SEND_FILE_HEADER } from '@anvil/auth';
+import { ctx, HttpError } from '@anvil/http';
 import type { Storage } from '@anvil/storage';
-import { FileTooLargeError } from '../files/digest-stream';
+import { FileTooLargeError } from '@anvil/storage';
 import { FileNotFoundError } from '../packages/conan-finder';
 import type { PackageFile } from '../packages/types';
 
@@ -34,8 +35,19 @@ function disposition(fileName: string): string {
   return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** Streams a stored file: octet-stream, its exact length, and an attachment disposition. */
+/**
+ * Streams a stored file: octet-stream, its exact length, and an attachment disposition. When the
+ * gateway serves files itself, a GET is answered with the headers and the storage key instead.
+ */
 export async function sendFile(req: Request, res: Response, storage: Storage, file: PackageFile): Promise<void> {
+  if (req.method === 'GET' && canSendFile(ctx(req))) {
+    res.status(200);
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Disposition', disposition(file.fileName));
+    res.setHeader(SEND_FILE_HEADER, file.storageKey);
+    res.end();
+    return;
+  }
   const body = req.method === 'HEAD' ? null : await storage.get(file.storageKey);
   if (req.method !== 'HEAD' && !body) throw new FileNotFoundError();
   res.status(200);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, FileTooLargeError } from '../../src/files/digest-stream';
+import { DigestStream, FileTooLargeError } from '../src/digest';
 
 const hex = (alg: string, b: Buffer) => createHash(alg).update(b).digest('hex');
 

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -59,20 +59,27 @@ function shared(): Worker {
   return worker;
 }
 
-/** An MD5 computed on the shared worker, fed in order; small inputs never leave the calling thread. */
+/**
+ * An MD5 computed on the shared worker, fed in order. Bytes are held by reference until a whole batch
+ * has arrived, so an input smaller than one batch never leaves the calling thread and costs no batch
+ * buffer; from the first full batch on they are copied into transferred batch buffers.
+ */
 export class OffloadedMd5 {
   private readonly id = nextId++;
-  private batch = batchBuffer();
-  private used = 0;
+  /** Chunks held (not copied) until they add up to a batch. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private inFlight = 0;
   private sentAny = false;
-  private local: Hash | null = null;
   private resume: (() => void) | null = null;
   private result: Promise<string> | null = null;
   private finish: ((hex: string) => void) | null = null;
 
   constructor() {
     this.result = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  private register(): void {
     waiting.set(this.id, {
       acks: () => {
         this.inFlight--;
@@ -91,38 +98,47 @@ export class OffloadedMd5 {
 
   /** Adds bytes; resolves when more may be added (the worker is at most a few batches behind). */
   update(chunk: Buffer): Promise<void> | void {
-    let off = 0;
-    while (off < chunk.length) {
-      const n = chunk.copy(this.batch, this.used, off);
-      this.used += n;
-      off += n;
-      if (this.used === MD5_BATCH) this.send(false);
-    }
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    while (this.heldBytes >= MD5_BATCH) this.send(false, MD5_BATCH);
     if (this.inFlight >= MAX_IN_FLIGHT) return new Promise((r) => (this.resume = r));
   }
 
-  private send(end: boolean): void {
-    const data = this.batch.buffer as ArrayBuffer;
-    shared().postMessage({ id: this.id, data, len: this.used, end }, [data]);
+  /** Copies `n` held bytes (all of them when fewer) into a batch buffer and posts it. */
+  private send(end: boolean, n: number): void {
+    if (!this.sentAny) this.register();
+    const batch = batchBuffer();
+    let used = 0;
+    while (used < n && this.held.length) {
+      const head = this.held[0];
+      const take = Math.min(head.length, n - used);
+      head.copy(batch, used, 0, take);
+      used += take;
+      if (take === head.length) this.held.shift();
+      else this.held[0] = head.subarray(take);
+    }
+    this.heldBytes -= used;
+    const data = batch.buffer as ArrayBuffer;
+    shared().postMessage({ id: this.id, data, len: used, end }, [data]);
     this.sentAny = true;
     if (!end) this.inFlight++;
-    this.batch = batchBuffer();
-    this.used = 0;
   }
 
   /** The hex digest of everything added. */
   digest(): Promise<string> {
     if (!this.sentAny) {
-      waiting.delete(this.id);
-      this.local = createHash('md5').update(this.batch.subarray(0, this.used));
-      return Promise.resolve(this.local.digest('hex'));
+      const h = createHash('md5');
+      for (const c of this.held) h.update(c);
+      this.held = [];
+      return Promise.resolve(h.digest('hex'));
     }
-    this.send(true);
+    this.send(true, this.heldBytes);
     return this.result!;
   }
 
   /** Forgets an abandoned digest. */
   abandon(): void {
+    this.held = [];
     waiting.delete(this.id);
     if (this.sentAny) shared().postMessage({ id: this.id, drop: true });
   }

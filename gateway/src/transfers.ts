@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { Dispatcher } from 'undici';
+import { newUploadKey, type StoredUpload, UPLOADS_PREFIX } from '@anvil/auth';
+import type { Logger } from '@anvil/http';
+import { DigestStream, FileTooLargeError, type Storage } from '@anvil/storage';
+import type { Upstream } from './proxy';
+
+/** Upload bodies left in storage by a gateway that died mid-request are removed after this long. */
+export const ORPHAN_AGE_MS = 24 * 3600 * 1000;
+const SWEEP_EVERY_MS = 3600 * 1000;
+
+/** What the service answered to a pre-authorisation that refused the upload, to relay as it is. */
+export interface Refused {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Buffer;
+}
+
+/** Why storing an upload body ended without a stored object. */
+export type StoreFailure = 'too-large' | 'aborted';
+
+/**
+ * The gateway's side of accelerated transfers (see `TransferContext` in @anvil/auth): storing upload
+ * bodies with their digests, sending stored files, and removing upload bodies nobody claimed.
+ */
+export class Transfers {
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly storage: Storage,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Asks `upstream` to pre-authorise the upload at `path` (no body; the context says so). Resolves
+   * with the size limit, or with the refusal to relay.
+   */
+  async authorize(upstream: Upstream, path: string, headers: string[], timeoutMs: number): Promise<{ limit: number } | { refused: Refused }> {
+    const r = await upstream.pool.request({ path, method: 'PUT', headers, body: null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const body = Buffer.from(await r.body.arrayBuffer());
+    if (r.statusCode === 200) {
+      const limit = (JSON.parse(body.toString('utf8')) as { MaximumSize?: unknown }).MaximumSize;
+      if (typeof limit === 'number' && limit >= 0) return { limit };
+      throw new Error(`${upstream.name}: pre-authorisation answered without a MaximumSize`);
+    }
+    return { refused: { status: r.statusCode, headers: r.headers, body } };
+  }
+
+  /**
+   * Streams the request body into storage under a fresh `uploads/` key while measuring it; at most
+   * `limit` bytes. Resolves with the stored object, or with why there is none (nothing is left behind).
+   */
+  async store(req: IncomingMessage, limit: number): Promise<StoredUpload | StoreFailure> {
+    const key = newUploadKey();
+    const digest = new DigestStream(limit);
+    digest.on('error', () => undefined);
+    const aborted = () => {
+      if (!req.readableEnded) digest.destroy(new Error('request body aborted'));
+    };
+    req.once('error', (e) => digest.destroy(e));
+    req.once('close', aborted);
+    req.pipe(digest);
+    try {
+      await this.storage.put(key, digest);
+      const d = await digest.digests();
+      return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
+    } catch (e) {
+      req.unpipe(digest);
+      await this.discard(key);
+      return e instanceof FileTooLargeError ? 'too-large' : 'aborted';
+    } finally {
+      req.off('close', aborted);
+    }
+  }
+
+  /** Deletes an upload body (best effort: a service may already have moved it). */
+  async discard(key: string): Promise<void> {
+    await this.storage.delete(key).catch((e: unknown) => this.logger.warn('could not delete an upload body', { key, err: String(e) }));
+  }
+
+  /**
+   * Sends the stored object `key` as the body of a `status` answer with `headers` (its length set
+   * here, from the object). Resolves false, having sent nothing, when the object does not exist.
+   */
+  async send(res: ServerResponse, key: string, status: number, headers: string[]): Promise<boolean> {
+    const obj = await this.storage.read(key);
+    if (!obj) return false;
+    res.writeHead(status, [...headers, 'Content-Length', String(obj.size)]);
+    await pipeline(obj.body, res).catch(() => res.destroy());
+    return true;
+  }
+
+  /** Removes upload bodies older than ORPHAN_AGE_MS now and every hour (unreferenced timer). */
+  startSweeping(): void {
+    const sweep = async () => {
+      const before = Date.now() - ORPHAN_AGE_MS;
+      for await (const o of this.storage.list(UPLOADS_PREFIX)) {
+        if (o.lastModified && o.lastModified.getTime() < before) await this.discard(o.key);
+      }
+    };
+    const run = () => void sweep().catch((e: unknown) => this.logger.warn('upload sweep failed', { err: String(e) }));
+    run();
+    this.sweeper = setInterval(run, SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+}
