@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { newUploadKey, type StoredUpload, UPLOADS_PREFIX } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
-import { DigestStream, FileTooLargeError, type Storage } from '@anvil/storage';
+import { DigestStream, FileTooLargeError, LocalStorage, type Storage } from '@anvil/storage';
 import type { Upstream } from './proxy';
 
 /** Upload bodies left in storage by a gateway that died mid-request are removed after this long. */
@@ -84,6 +84,13 @@ export class Transfers {
    * here, from the object). Resolves false, having sent nothing, when the object does not exist.
    */
   async send(res: ServerResponse, key: string, status: number, headers: string[]): Promise<boolean> {
+    if (this.storage instanceof LocalStorage) {
+      const file = await this.storage.open(key);
+      if (!file) return false;
+      res.writeHead(status, [...headers, 'Content-Length', String(file.size)]);
+      await file.sendTo(res).catch(() => res.destroy());
+      return true;
+    }
     const obj = await this.storage.read(key);
     if (!obj) return false;
     res.writeHead(status, [...headers, 'Content-Length', String(obj.size)]);

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
 import type { ObjectInfo, Storage } from './types';
 
@@ -11,6 +11,83 @@ import type { ObjectInfo, Storage } from './types';
 export const LOCAL_CHUNK_SIZE = 1024 * 1024;
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+/** 1 MiB buffers the pooled sender reuses across sends (at most this many are kept). */
+const SEND_POOL_MAX = 8;
+/** Buffers one send has in flight at most: one being read while one is being written. */
+const SEND_DEPTH = 2;
+const sendPool: Buffer[] = [];
+
+/** An opened stored file: its size, and a sender that writes it into a destination stream. */
+export interface OpenedFile {
+  size: number;
+  /**
+   * Writes the whole file into `dest` and ends it. Reads go into at most two 1 MiB buffers that are
+   * reused once `dest` has written them (no allocation per chunk, so memory stays flat whatever
+   * the file's size). Rejects when `dest` closes or fails first. Closes the file either way.
+   */
+  sendTo(dest: Writable): Promise<void>;
+  /** Closes the file without sending it. */
+  close(): Promise<void>;
+}
+
+async function sendPooled(handle: fsp.FileHandle, size: number, dest: Writable): Promise<void> {
+  const free: Buffer[] = [];
+  let owned = 0;
+  let waiting: (() => void) | null = null;
+  let failure: Error | null = null;
+  const wake = () => {
+    const w = waiting;
+    waiting = null;
+    w?.();
+  };
+  const onClose = () => {
+    if (!dest.writableFinished) failure ??= new Error('destination closed before the file was sent');
+    wake();
+  };
+  const onError = (e: Error) => {
+    failure ??= e;
+    wake();
+  };
+  dest.on('close', onClose);
+  dest.on('error', onError);
+  dest.on('drain', wake);
+  try {
+    let pos = 0;
+    while (pos < size) {
+      if (failure) throw failure;
+      let buf = free.pop();
+      if (!buf && owned < SEND_DEPTH) {
+        buf = size - pos >= LOCAL_CHUNK_SIZE ? (sendPool.pop() ?? Buffer.allocUnsafeSlow(LOCAL_CHUNK_SIZE)) : Buffer.allocUnsafe(size - pos);
+        owned++;
+      }
+      if (!buf || dest.writableNeedDrain) {
+        if (buf) free.push(buf);
+        await new Promise<void>((r) => (waiting = r));
+        continue;
+      }
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (bytesRead === 0) throw new Error('the file is shorter than its size');
+      pos += bytesRead;
+      const chunk = buf;
+      dest.write(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead), () => {
+        free.push(chunk);
+        wake();
+      });
+    }
+    if (failure) throw failure;
+    await new Promise<void>((resolve, reject) => {
+      dest.end(() => (failure ? reject(failure) : resolve()));
+      waiting = () => failure && reject(failure);
+    });
+  } finally {
+    dest.off('close', onClose);
+    dest.off('error', onError);
+    dest.off('drain', wake);
+    await handle.close().catch(() => undefined);
+    for (const b of free) if (b.length === LOCAL_CHUNK_SIZE && sendPool.length < SEND_POOL_MAX) sendPool.push(b);
+  }
+}
 
 function isMissing(e: unknown): boolean {
   return MISSING.has((e as NodeJS.ErrnoException)?.code ?? '');
@@ -108,6 +185,27 @@ export class LocalStorage implements Storage {
     }
     const body = handle.createReadStream({ start: 0, end: st.size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, st.size) });
     return { body, size: st.size };
+  }
+
+  /** Opens the file of `key` for a pooled send (see OpenedFile), or null when it does not exist. */
+  async open(key: string): Promise<OpenedFile | null> {
+    const file = this.localPath(key);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+    const st = await handle.stat().catch(async (e: unknown) => {
+      await handle.close();
+      throw e;
+    });
+    if (!st.isFile()) {
+      await handle.close();
+      return null;
+    }
+    return { size: st.size, sendTo: (dest) => sendPooled(handle, st.size, dest), close: () => handle.close() };
   }
 
   async move(from: string, to: string): Promise<void> {

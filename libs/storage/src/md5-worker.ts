@@ -28,7 +28,7 @@ parentPort.on('message', (m) => {
 
 /** Batch size of the bytes sent to the worker. */
 export const MD5_BATCH = 1024 * 1024;
-const MAX_IN_FLIGHT = 8;
+const MAX_IN_FLIGHT = 4;
 
 let worker: Worker | null = null;
 let nextId = 1;
@@ -47,7 +47,7 @@ function shared(): Worker {
   worker = new Worker(SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } });
   worker.unref();
   worker.on('message', (m: { id: number; ack?: boolean; hex?: string; data?: ArrayBuffer }) => {
-    if (m.data && spare.length < 16) spare.push(m.data);
+    if (m.data && spare.length < MAX_IN_FLIGHT) spare.push(m.data);
     const w = waiting.get(m.id);
     if (!w) return;
     if (m.ack) w.acks();

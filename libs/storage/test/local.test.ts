@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { HOSTILE_KEYS, bodyOf, keys, readAll, storageSuite } from './suite';
+import { Readable, Writable } from 'node:stream';
+import { HOSTILE_KEYS, bodyOf, generated, keys, peakRssGrowth, readAll, storageSuite } from './suite';
 import { LocalStorage } from '../src';
 
 const dirs: string[] = [];
@@ -87,4 +87,66 @@ describe('LocalStorage on disk', () => {
     fs.symlinkSync(elsewhere, path.join(outer, 'root', 'link'));
     expect(await keys(storage, '')).toEqual(['real']);
   });
+});
+
+describe('LocalStorage.open (pooled sends)', () => {
+  let storage: LocalStorage;
+  beforeEach(() => {
+    storage = new LocalStorage(tempDir());
+  });
+
+  /** A destination that acknowledges each write after `delayMs`, keeping what it got. */
+  function slowSink(delayMs: number) {
+    const parts: Buffer[] = [];
+    const sink = new Writable({
+      highWaterMark: 1 << 20,
+      write(chunk: Buffer, _enc, done) {
+        parts.push(Buffer.from(chunk));
+        setTimeout(done, delayMs);
+      },
+    });
+    return { sink, data: () => Buffer.concat(parts) };
+  }
+
+  const openFds = () => fs.readdirSync('/proc/self/fd').length;
+
+  it('sends exactly the file (sizes around the 1 MiB buffer, and empty) to a slow destination, then closes it', async () => {
+    for (const size of [0, 1, 1000, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 5 * (1 << 20) + 3]) {
+      const data = Buffer.alloc(size);
+      for (let i = 0; i < size; i += 4093) data[i] = (i / 4093) & 0xff;
+      await storage.put(`f/${size}`, bodyOf(data));
+      const fds = openFds();
+      const file = await storage.open(`f/${size}`);
+      expect(file!.size).toBe(size);
+      const { sink, data: got } = slowSink(1);
+      await file!.sendTo(sink);
+      expect(got().equals(data)).toBe(true);
+      expect(sink.writableFinished).toBe(true);
+      expect(openFds()).toBe(fds);
+    }
+    expect(await storage.open('f/missing')).toBeNull();
+  });
+
+  it('rejects and closes the file when the destination goes away mid-send', async () => {
+    await storage.put('big', bodyOf(Buffer.alloc(8 << 20, 5)));
+    const fds = openFds();
+    const file = await storage.open('big');
+    const { sink } = slowSink(5);
+    setTimeout(() => sink.destroy(), 12);
+    await expect(file!.sendTo(sink)).rejects.toThrow();
+    expect(openFds()).toBe(fds);
+  });
+
+  it('reuses its buffers: sending 256 MiB grows memory by far less than the file', async () => {
+    await storage.put('huge', generated(256).stream);
+    const warm = await storage.open('huge');
+    await warm!.sendTo(new Writable({ write: (_c, _e, done) => done() }));
+    let bytes = 0;
+    const growth = await peakRssGrowth(async () => {
+      const file = await storage.open('huge');
+      await file!.sendTo(new Writable({ highWaterMark: 1 << 20, write: (c: Buffer, _e, done) => ((bytes += c.length), setImmediate(done)) }));
+    });
+    expect(bytes).toBe(256 << 20);
+    expect(growth).toBeLessThan(24 << 20);
+  }, 60_000);
 });
