@@ -188,32 +188,42 @@ export class Gateway {
   }
 
   /**
-   * An upload the gateway stores itself: the service pre-authorises it (its refusal is relayed before
-   * a byte of the body is read), the body goes to storage with its digests, and the request is
-   * forwarded without it, naming what was stored. A body nobody claimed is deleted.
+   * An upload the gateway stores itself: the service pre-authorises it, the body goes to storage with
+   * its digests, and the request is forwarded without it, naming what was stored. The two overlap
+   * (the body streams while the service answers); a refusal stops the body, discards it and is
+   * relayed as the service gave it. A client that sent `Expect: 100-continue` is refused before it
+   * sends a byte. A body nobody claimed is deleted.
    */
   private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: ForwardSpec, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
     const transfers = this.deps.transfers!;
     const length = req.headers['content-length'];
     const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
     const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
-    const authorizing = { ...spec, bodyless: true, context: this.deps.signer.sign(authorizeCtx) };
-    let answer: Awaited<ReturnType<Transfers['authorize']>>;
+    const authorizing = transfers.authorize(spec.upstream, spec.path, requestHeaders(req, { ...spec, bodyless: true, context: this.deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
+    const waitsForContinue = req.headers.expect?.toLowerCase() === '100-continue';
+    let body = waitsForContinue ? null : transfers.begin(req);
+    let answer: Awaited<typeof authorizing>;
     try {
-      answer = await transfers.authorize(spec.upstream, spec.path, requestHeaders(req, authorizing), spec.timeoutMs);
+      answer = await authorizing;
     } catch (e) {
+      body?.cancel();
       const timedOut = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes((e as { code?: string }).code ?? '');
       return this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway());
     }
     if ('refused' in answer) {
-      // the body stays unread: the connection closes after the answer
+      body?.cancel();
+      // the rest of the body stays unread: the connection closes after the answer
       res.shouldKeepAlive = false;
       res.writeHead(answer.refused.status, responseHeaders(answer.refused.headers, trace.rid));
-      res.end(req.method === 'HEAD' ? undefined : answer.refused.body);
+      res.end(answer.refused.body);
       return;
     }
-    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
-    const stored = await transfers.store(req, answer.limit);
+    if (body) body.limit(answer.limit);
+    else {
+      res.writeContinue();
+      body = transfers.begin(req, answer.limit);
+    }
+    const stored = await body.done;
     if (stored === 'aborted') return;
     if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
     const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored } };

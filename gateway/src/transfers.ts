@@ -48,30 +48,45 @@ export class Transfers {
   }
 
   /**
-   * Streams the request body into storage under a fresh `uploads/` key while measuring it; at most
-   * `limit` bytes. Resolves with the stored object, or with why there is none (nothing is left behind).
+   * Starts streaming the request body into storage under a fresh `uploads/` key while measuring it.
+   * `done` resolves with the stored object, or with why there is none (nothing is left behind then);
+   * `limit` caps the size (GitLab's 400 past it), also after bytes have started to flow; `cancel`
+   * stops reading and discards what was stored.
    */
-  async store(req: IncomingMessage, limit: number): Promise<StoredUpload | StoreFailure> {
+  begin(req: IncomingMessage, limit = Number.MAX_SAFE_INTEGER): { done: Promise<StoredUpload | StoreFailure>; limit(n: number): void; cancel(): void } {
     const key = newUploadKey();
     const digest = new DigestStream(limit);
     digest.on('error', () => undefined);
+    let cancelled = false;
     const aborted = () => {
       if (!req.readableEnded) digest.destroy(new Error('request body aborted'));
     };
     req.once('error', (e) => digest.destroy(e));
     req.once('close', aborted);
     req.pipe(digest);
-    try {
-      await this.storage.put(key, digest);
-      const d = await digest.digests();
-      return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
-    } catch (e) {
-      req.unpipe(digest);
-      await this.discard(key);
-      return e instanceof FileTooLargeError ? 'too-large' : 'aborted';
-    } finally {
-      req.off('close', aborted);
-    }
+    const done = (async (): Promise<StoredUpload | StoreFailure> => {
+      try {
+        await this.storage.put(key, digest);
+        const d = await digest.digests();
+        if (cancelled) throw new Error('cancelled');
+        return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
+      } catch (e) {
+        req.unpipe(digest);
+        await this.discard(key);
+        return e instanceof FileTooLargeError ? 'too-large' : 'aborted';
+      } finally {
+        req.off('close', aborted);
+      }
+    })();
+    return {
+      done,
+      limit: (n) => digest.setLimit(n),
+      cancel: () => {
+        cancelled = true;
+        req.unpipe(digest);
+        digest.destroy(new Error('cancelled'));
+      },
+    };
   }
 
   /** Deletes an upload body (best effort: a service may already have moved it). */

@@ -35,7 +35,7 @@ export class DigestStream extends Transform {
   private keptBytes = 0;
 
   constructor(
-    private readonly limit: number,
+    private limit: number,
     private readonly capture = 0,
   ) {
     super({ highWaterMark: STREAM_BUFFER, writableHighWaterMark: STREAM_BUFFER, readableHighWaterMark: STREAM_BUFFER });
@@ -58,6 +58,15 @@ export class DigestStream extends Transform {
   override _destroy(err: Error | null, cb: (error?: Error | null) => void): void {
     if (err) this.md5.abandon();
     cb(err);
+  }
+
+  /**
+   * Lowers (or sets) the limit while bytes flow, e.g. once a size limit becomes known after the body
+   * started: fails the stream at once when more than `limit` bytes already passed.
+   */
+  setLimit(limit: number): void {
+    this.limit = limit;
+    if (this.bytes > limit) this.destroy(new FileTooLargeError());
   }
 
   /** The measurements; call once, after the stream finished. */

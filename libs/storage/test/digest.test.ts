@@ -52,6 +52,23 @@ describe('DigestStream', () => {
     await expect(run(body(2000), [500], 2000)).resolves.toBeDefined();
   });
 
+  it('takes a limit set while bytes flow: fails at once when more already passed, else later', async () => {
+    const past = new DigestStream(Infinity);
+    const failed = new Promise((resolve) => past.once('error', resolve));
+    past.resume();
+    past.write(Buffer.alloc(1000));
+    await new Promise((r) => setImmediate(r));
+    past.setLimit(999);
+    expect(await failed).toBeInstanceOf(FileTooLargeError);
+    const later = new DigestStream(Infinity);
+    later.setLimit(1500);
+    later.resume();
+    const laterFailed = new Promise((resolve) => later.once('error', resolve));
+    later.write(Buffer.alloc(1000));
+    later.write(Buffer.alloc(1000));
+    expect(await laterFailed).toBeInstanceOf(FileTooLargeError);
+  });
+
   it('captures the first bytes and says whether that was all', async () => {
     const small = await run(Buffer.from('[settings]\nos=Linux\n'), [5], Infinity, 64);
     expect(small.d.captured()).toEqual({ data: Buffer.from('[settings]\nos=Linux\n'), complete: true });

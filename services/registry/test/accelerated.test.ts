@@ -133,6 +133,16 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(JSON.parse(r.body.toString())).toEqual({ message: '403 Forbidden' });
     expect(r.continued).toBe(false);
     expect(await leftoverUploads()).toEqual([]);
+    // without Expect the body streams while the registry decides; the refusal discards it
+    const before = (await send('GET', recipeFile('conan_sources.tgz'))).body;
+    for (const chunked of [false, true]) {
+      const streamed = await send('PUT', recipeFile('conan_sources.tgz'), { body: randomBytes(1_500_000), chunked, headers: basic('accel-reporter', reporter.token) });
+      expect(streamed.status).toBe(403);
+      expect(JSON.parse(streamed.body.toString())).toEqual({ message: '403 Forbidden' });
+    }
+    for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await leftoverUploads()).toEqual([]);
+    expect((await send('GET', recipeFile('conan_sources.tgz'))).body.equals(before)).toBe(true);
   });
 
   it('answers GitLab’s 400 for a body over the limit, declared or streamed, and keeps the stored file', async () => {
