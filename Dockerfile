@@ -36,6 +36,8 @@ USER node
 
 ARG SERVICE=gateway
 ENV SERVICE=${SERVICE}
+# libs/runtime/src/process-env.ts (PROCESS_ENV): fewer malloc arenas, a small young generation
+ENV MALLOC_ARENA_MAX=2 NODE_OPTIONS=--max-semi-space-size=1
 LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
       org.opencontainers.image.description="Anvil: a GitLab-compatible REST API"
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
+import { PROCESS_ENV } from '@anvil/runtime';
 import { generateEnv } from '../scripts/gen-env';
 import {
   BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
@@ -233,6 +234,10 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('pnpm@10.34.9 install --frozen-lockfile --prod=false');
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^ARG SERVICE/m);
+  });
+
+  it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
+    for (const [k, v] of Object.entries(PROCESS_ENV)) expect(dockerfile).toMatch(new RegExp(`^ENV .*\\b${k}=${v.replace(/[-]/g, '\\-')}(\\s|$)`, 'm'));
   });
 
   it.each(PROCESSES)('has an entry point for %s', (name) => {

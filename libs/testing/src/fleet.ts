@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
 import { dropSchema } from '@anvil/db';
+import { withProcessEnv } from '@anvil/runtime';
 import { TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, uniqueName } from './service';
 
 export const SERVICE_NAMES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
@@ -69,7 +70,8 @@ export interface FleetOptions {
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
   const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
-  const proc = spawn(process.execPath, [tsx, entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the process settings production runs with (the Dockerfile's), so benchmarks measure the same
+  const proc = spawn(process.execPath, [tsx, entry], { cwd: ROOT, env: withProcessEnv({ ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
