@@ -55,7 +55,8 @@ export class Transfers {
    */
   begin(req: IncomingMessage, limit = Number.MAX_SAFE_INTEGER): { done: Promise<StoredUpload | StoreFailure>; limit(n: number): void; cancel(): void } {
     const key = newUploadKey();
-    const digest = new DigestStream(limit);
+    const length = req.headers['content-length'];
+    const digest = new DigestStream(limit, 0, length !== undefined && /^\d+$/.test(length) ? Number(length) : null);
     digest.on('error', () => undefined);
     let cancelled = false;
     const aborted = () => {

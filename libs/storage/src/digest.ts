@@ -13,6 +13,26 @@ export interface Digests {
   sha256: string;
 }
 
+/** Largest declared body whose MD5 is computed on the calling thread as bytes arrive. */
+export const INLINE_MD5_MAX = 4 * 1024 * 1024;
+
+interface Md5 {
+  update(chunk: Buffer): Promise<void> | void;
+  digest(): Promise<string>;
+  abandon(): void;
+}
+
+class InlineMd5 implements Md5 {
+  private readonly hash = createHash('md5');
+  update(chunk: Buffer): void {
+    this.hash.update(chunk);
+  }
+  digest(): Promise<string> {
+    return Promise.resolve(this.hash.digest('hex'));
+  }
+  abandon(): void {}
+}
+
 /** Thrown into the pipeline when more than the limit arrived. */
 export class FileTooLargeError extends Error {
   constructor() {
@@ -23,22 +43,28 @@ export class FileTooLargeError extends Error {
 
 /**
  * A pass-through that counts bytes, computes MD5 (on a worker thread for large bodies), SHA-1 and
- * SHA-256 of everything that passes, fails
- * with FileTooLargeError as soon as more than `limit` bytes arrived, and optionally keeps the first
+ * SHA-256 of everything that passes, fails with FileTooLargeError as soon as more than `limit` bytes arrived, and optionally keeps the first
  * `capture` bytes (for small metadata files such as conaninfo.txt).
  */
 export class DigestStream extends Transform {
   private readonly hashes: [Hash, Hash] = [createHash('sha1'), createHash('sha256')];
-  private readonly md5 = new OffloadedMd5();
+  private readonly md5: Md5;
   private bytes = 0;
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
 
+  /**
+   * `expectedSize`: the body's declared length, when known. A body of at most INLINE_MD5_MAX bytes has
+   * its MD5 computed chunk by chunk as it arrives (done when the last byte is); a larger or unknown
+   * one on the worker thread (in parallel with SHA-1 and SHA-256, but one batch behind).
+   */
   constructor(
     private limit: number,
     private readonly capture = 0,
+    expectedSize: number | null = null,
   ) {
     super({ highWaterMark: STREAM_BUFFER, writableHighWaterMark: STREAM_BUFFER, readableHighWaterMark: STREAM_BUFFER });
+    this.md5 = expectedSize !== null && expectedSize <= INLINE_MD5_MAX ? new InlineMd5() : new OffloadedMd5();
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {

@@ -12,14 +12,14 @@ function body(size: number): Buffer {
 }
 
 /** Feeds `data` through a DigestStream in chunks of the given sizes (cycled) and collects what passes. */
-async function run(data: Buffer, chunkSizes: number[], limit = Infinity, capture = 0) {
+async function run(data: Buffer, chunkSizes: number[], limit = Infinity, capture = 0, expectedSize: number | null = null) {
   const chunks: Buffer[] = [];
   for (let off = 0, i = 0; off < data.length; i++) {
     const n = chunkSizes[i % chunkSizes.length];
     chunks.push(data.subarray(off, off + n));
     off += n;
   }
-  const d = new DigestStream(limit, capture);
+  const d = new DigestStream(limit, capture, expectedSize);
   const out: Buffer[] = [];
   await pipeline(Readable.from(chunks), d, new Writable({ write: (c: Buffer, _e, cb) => (out.push(c), cb()) }));
   return { d, passed: Buffer.concat(out) };
@@ -37,6 +37,16 @@ describe('DigestStream', () => {
     const data = body(size);
     const { d, passed } = await run(data, chunks);
     expect(passed.equals(data)).toBe(true);
+    expect(await d.digests()).toEqual({ size, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data) });
+  });
+
+  it.each([
+    ['declared small (MD5 inline)', 3 * (1 << 20) + 7, 3 * (1 << 20) + 7],
+    ['declared larger than the inline bound (MD5 on the worker)', 5 * (1 << 20) + 3, 5 * (1 << 20) + 3],
+    ['declared small but longer in fact', (1 << 20) + 100_000, 1000],
+  ])('%s: the same digests either way', async (_n, size, declared) => {
+    const data = body(size);
+    const { d } = await run(data, [65536, 999], Infinity, 0, declared);
     expect(await d.digests()).toEqual({ size, md5: hex('md5', data), sha1: hex('sha1', data), sha256: hex('sha256', data) });
   });
 
