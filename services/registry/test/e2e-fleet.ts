@@ -14,6 +14,16 @@ export interface MiniFleet {
   stop(): Promise<void>;
 }
 
+/** The registry's storage settings, for the gateway. */
+function storageEnv(registry: Registry): Record<string, string> {
+  const c = registry.deps.config;
+  const all: Record<string, string | boolean | null | undefined> = {
+    STORAGE_DRIVER: c.STORAGE_DRIVER, STORAGE_DIR: c.STORAGE_DIR, S3_ENDPOINT: c.S3_ENDPOINT, S3_BUCKET: c.S3_BUCKET, S3_REGION: c.S3_REGION,
+    S3_ACCESS_KEY_ID: c.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: c.S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, String(v)]));
+}
+
 /** Starts the three with the gateway on a known port (so PUBLIC_URL is its own URL). */
 export async function startMiniFleet(registryEnv: Record<string, string> = {}): Promise<MiniFleet> {
   const identity = await startService(identityService);
@@ -31,7 +41,7 @@ export async function startMiniFleet(registryEnv: Record<string, string> = {}): 
       REGISTRY_URL: registry.url,
       CONAN_JWT_SECRET: 'test-conan-secret',
       // accelerated transfers: the gateway shares the registry's storage, as in every deployment
-      STORAGE_DIR: registry.deps.config.STORAGE_DIR,
+      ...storageEnv(registry),
       LOG_LEVEL: 'silent',
       AUTH_CACHE_TTL_MS: '0',
     },
