@@ -12,6 +12,8 @@ export interface Principal {
   scopes: string[];
   auth: RequestContext['auth'];
   tokenId?: number;
+  /** The token's expiry as identity gave it (with `tokenId`). */
+  tokenExpiresAt?: string | null;
   impersonator?: number;
 }
 
@@ -98,7 +100,7 @@ export class Authenticator {
       case 'pat': {
         const r = await this.tokens.get(sha(cred.token), () => this.identity.resolveToken(cred.token));
         if (isError(r)) refuse(TOKEN_REFUSALS[r.error]());
-        return { user: r.user, scopes: r.scopes, auth: 'pat', tokenId: r.token_id };
+        return { user: r.user, scopes: r.scopes, auth: 'pat', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
       }
       case 'jwt':
         return this.fromJwt(cred.token);
@@ -114,14 +116,14 @@ export class Authenticator {
     const key = `${claims.access_token}:${claims.user_id}`;
     const r = await this.tokenIds.get(key, () => this.identity.resolveTokenId(claims.access_token, claims.user_id));
     if (isError(r) || r.user.id !== claims.user_id) return ANONYMOUS;
-    return { user: r.user, scopes: r.scopes, auth: 'jwt', tokenId: r.token_id };
+    return { user: r.user, scopes: r.scopes, auth: 'jwt', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
   }
 
   /** Basic on registry routes: the password as a token, else as the account password; else anonymous. */
   private async fromBasic(login: string, password: string): Promise<Principal> {
     if (!password) return ANONYMOUS;
     const r = await this.tokens.get(sha(password), () => this.identity.resolveToken(password));
-    if (!isError(r)) return { user: r.user, scopes: r.scopes, auth: 'basic', tokenId: r.token_id };
+    if (!isError(r)) return { user: r.user, scopes: r.scopes, auth: 'basic', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
     if (!login) return ANONYMOUS;
     const user = await this.passwords.get(sha(`${login}\0${password}`), () => this.identity.authenticatePassword(login, password));
     return user ? { user, scopes: PASSWORD_SCOPES, auth: 'basic' } : ANONYMOUS;

@@ -161,6 +161,7 @@ export class Gateway {
       scopes: principal.scopes,
       auth: principal.auth,
       token_id: principal.tokenId,
+      token_expires_at: principal.tokenExpiresAt,
       impersonator: principal.impersonator,
       project: scope.project,
       group: scope.group,

@@ -77,6 +77,8 @@ export interface RequestContext {
   auth: 'pat' | 'jwt' | 'basic' | 'none';
   /** The personal access token used (its id), when one was. */
   token_id?: number;
+  /** When that token expires (`YYYY-MM-DD`, null for never), so no service has to ask identity. */
+  token_expires_at?: string | null;
   /** The administrator who used `sudo`, when one did. */
   impersonator?: number;
   project?: ProjectScope;

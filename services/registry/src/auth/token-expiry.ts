@@ -15,7 +15,7 @@ export class TokenExpiry {
   constructor(private readonly identity: IdentityClient) {}
 
   async of(ctx: RequestContext, tokenId: number, userId: number): Promise<string | null> {
-    const given = (ctx as RequestContext & { token_expires_at?: string | null }).token_expires_at;
+    const given = ctx.token_expires_at;
     if (given !== undefined) return given;
     const key = `${tokenId}:${userId}`;
     const hit = this.cache.get(key);
