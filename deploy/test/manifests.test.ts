@@ -237,13 +237,18 @@ describe('Dockerfile', () => {
   });
 
   it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
-    for (const [k, v] of Object.entries(PROCESS_ENV)) expect(dockerfile).toMatch(new RegExp(`^ENV .*\\b${k}=${v.replace(/[-]/g, '\\-')}(\\s|$)`, 'm'));
+    const { gateway, service } = PROCESS_ENV;
+    expect(gateway.MALLOC_ARENA_MAX).toBe(service.MALLOC_ARENA_MAX);
+    expect(dockerfile).toMatch(new RegExp(`^ENV MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX}$`, 'm'));
+    const cmd = dockerfile.split('\n').find((l) => l.startsWith('CMD '))!;
+    expect(cmd).toContain(`NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec npx tsx gateway/src/main.ts`);
+    expect(cmd).toContain(`NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec npx tsx \\"services/$SERVICE/src/main.ts\\"`);
   });
 
   it.each(PROCESSES)('has an entry point for %s', (name) => {
     const entry = name === 'gateway' ? 'gateway/src/main.ts' : `services/${name}/src/main.ts`;
     expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
-    expect(dockerfile).toContain(name === 'gateway' ? 'npx tsx gateway/src/main.ts' : 'npx tsx \\"services/$SERVICE/src/main.ts\\"');
+    expect(dockerfile).toContain(name === 'gateway' ? 'exec npx tsx gateway/src/main.ts' : 'exec npx tsx \\"services/$SERVICE/src/main.ts\\"');
   });
 });
 
