@@ -48,6 +48,11 @@ interface Prepared {
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BIG_BODY = 64 * 1024;
+/**
+ * The registry's file uploads (the only requests it pre-authorises): v2 `…/revisions/:r/files/:f` (recipe
+ * or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
+ */
+const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
 
 /** Security headers GitLab sets on every API response. */
 const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
@@ -180,7 +185,7 @@ export class Gateway {
       onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
       sendFile: accelerated ? (key, status, headers) => this.sendStored(req, res, trace, key, status, headers) : undefined,
     };
-    if (accelerated && method === 'PUT' && hasBody(req)) {
+    if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
       this.acceleratedUpload(req, res, trace, spec, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
       return;
     }

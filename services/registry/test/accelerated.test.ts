@@ -174,6 +174,12 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(JSON.parse(after.body.toString())).toEqual({ message: '404 Not found' });
   });
 
+  it('proxies a registry PUT that is not a file upload as it is (no pre-authorisation, nothing stored)', async () => {
+    const r = await send('PUT', `${recipe()}/revisions/${RREV}`, { body: Buffer.from('{"x":1}'), headers: { 'Content-Type': 'application/json' } });
+    expect(r.status).toBe(404);
+    expect(await leftoverUploads()).toEqual([]);
+  });
+
   it('answers Conan 1’s empty dedup probe without storing anything', async () => {
     const v1 = `/api/v4/projects/${owner.projectId}/packages/conan/v1/files/accel/1.0/${owner.fullPath.replace('/', '+')}/stable/0/export/conanfile.py`;
     const r = await send('PUT', v1, { body: Buffer.alloc(0), headers: { 'X-Checksum-Deploy': 'true', 'X-Checksum-Sha1': sha1('x') } });
