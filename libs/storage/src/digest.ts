@@ -14,7 +14,7 @@ export interface Digests {
 }
 
 /** Largest declared body whose MD5 is computed on the calling thread as bytes arrive. */
-export const INLINE_MD5_MAX = 4 * 1024 * 1024;
+export const INLINE_MD5_MAX = 256 * 1024;
 
 interface Md5 {
   update(chunk: Buffer): Promise<void> | void;
