@@ -8,13 +8,14 @@ import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { registryJwtSecret } from './jwt';
-import { forward, ForwardSpec, hasBody, requestHeaders, responseHeaders, Upstream } from './proxy';
+import { forward, ForwardSpec, hasBody, perRequestHeaders, requestHeaders, responseHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
+import { SharedAnswers } from './shared-answers';
 import type { Transfers } from './transfers';
 
 /** What the gateway needs, already built. */
@@ -67,6 +68,8 @@ export class Gateway {
   readonly resolver: ScopeResolver;
   private readonly limiter?: RateLimiter;
   private readonly counts = new Map<number, number>();
+  /** Answers services marked as the same for every caller (Conan `ping`). */
+  readonly sharedAnswers = new SharedAnswers();
 
   constructor(private readonly deps: GatewayDeps) {
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
@@ -156,6 +159,13 @@ export class Gateway {
   private dispatch(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable, { principal, scope }: Prepared): void {
     const method = req.method ?? 'GET';
     const path = target.forwardPath(scope.project?.id);
+    const answerKey = method === 'GET' ? `${target.service} ${path}` : null;
+    const shared = answerKey ? this.sharedAnswers.get(answerKey) : undefined;
+    if (shared) {
+      res.writeHead(shared.status, [...shared.headers, ...perRequestHeaders(trace.rid)]);
+      res.end(shared.body);
+      return;
+    }
     const accelerated = !!this.deps.transfers && target.kind === 'api' && target.service === 'registry';
     const ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields = {
       rid: trace.rid,
@@ -184,6 +194,7 @@ export class Gateway {
       // identity changed something through us: drop cached tokens and scopes before the client hears back
       onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
       sendFile: accelerated ? (key, status, headers) => this.sendStored(req, res, trace, key, status, headers) : undefined,
+      onSharedAnswer: answerKey ? (status, headers, body, maxAge) => this.sharedAnswers.set(answerKey, { status, headers, body, until: Date.now() + maxAge * 1000 }) : undefined,
     };
     if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
       this.acceleratedUpload(req, res, trace, spec, ctx).catch((e: unknown) => this.fail(req, res, trace, e));

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER } from '@anvil/auth';
+import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
+import { SHARED_ANSWER_MAX_BYTES } from './shared-answers';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
 export interface Upstream {
@@ -59,6 +60,11 @@ export interface ForwardSpec {
    * answer is a 502.
    */
   sendFile?: (key: string, status: number, headers: string[]) => void;
+  /**
+   * Called with a `200` answer the service marked `x-anvil-shared-answer: max-age=<n>` once it has
+   * been relayed: the client headers without the per-request ones, the body and the seconds.
+   */
+  onSharedAnswer?: (status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
 }
 
 /**
@@ -94,9 +100,9 @@ export function requestHeaders(req: IncomingMessage, spec: Pick<ForwardSpec, 'up
 
 /**
  * The upstream's response headers for the client: hop-by-hop and internal ones dropped (and the
- * length, for a file the gateway sends itself), security headers set.
+ * length, for a file the gateway sends itself), without the per-request ones.
  */
-export function responseHeaders(headers: IncomingHttpHeaders, requestId: string, dropLength = false): string[] {
+export function clientHeaders(headers: IncomingHttpHeaders, dropLength = false): string[] {
   const out: string[] = [];
   for (const name in headers) {
     const v = headers[name];
@@ -105,8 +111,17 @@ export function responseHeaders(headers: IncomingHttpHeaders, requestId: string,
     if (Array.isArray(v)) for (const one of v) out.push(name, one);
     else out.push(name, v);
   }
-  out.push('X-Frame-Options', 'SAMEORIGIN', 'X-Content-Type-Options', 'nosniff', 'X-Request-Id', requestId);
   return out;
+}
+
+/** clientHeaders with the security headers and the request id set. */
+export function responseHeaders(headers: IncomingHttpHeaders, requestId: string, dropLength = false): string[] {
+  return [...clientHeaders(headers, dropLength), ...perRequestHeaders(requestId)];
+}
+
+/** The headers the gateway adds to every answer (the security headers and the request id). */
+export function perRequestHeaders(requestId: string): string[] {
+  return ['X-Frame-Options', 'SAMEORIGIN', 'X-Content-Type-Options', 'nosniff', 'X-Request-Id', requestId];
 }
 
 /** Whether the request carries a body (a length or chunked); bodiless requests send none upstream. */
@@ -130,6 +145,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   let clientGone = false;
   /** The gateway sends a stored file instead of the upstream's body. */
   let sending = false;
+  /** A shared answer being kept: its status, headers, seconds and the body so far. */
+  let keeping: { status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
   res.on('close', () => {
     if (settled || res.writableFinished) return;
     clientGone = true;
@@ -150,6 +167,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
         else onError(false);
         return;
       }
+      const maxAge = spec.onSharedAnswer && status === 200 && req.method === 'GET' ? sharedAnswerMaxAge(headers[SHARED_ANSWER_HEADER]) : null;
+      if (maxAge !== null) keeping = { status, headers: clientHeaders(headers), maxAge, parts: [], bytes: 0 };
       try {
         res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
       } catch (e) {
@@ -159,6 +178,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     },
     onResponseData(c, chunk) {
       if (sending) return;
+      if (keeping) {
+        keeping.bytes += chunk.length;
+        if (keeping.bytes > SHARED_ANSWER_MAX_BYTES) keeping = null;
+        else keeping.parts.push(Buffer.from(chunk));
+      }
       if (!res.write(chunk)) {
         c.pause();
         res.once('drain', () => c.resume());
@@ -166,7 +190,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
     },
     onResponseEnd() {
       settled = true;
-      if (!sending) res.end();
+      if (sending) return;
+      res.end();
+      if (keeping) spec.onSharedAnswer!(keeping.status, keeping.headers, Buffer.concat(keeping.parts), keeping.maxAge);
     },
     onResponseError(_c, err) {
       settled = true;

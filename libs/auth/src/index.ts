@@ -3,3 +3,4 @@ export * from './tokens';
 export * from './access';
 export * from './identity-client';
 export * from './transfer';
+export * from './shared-answer';

@@ -11,7 +11,10 @@ beforeAll(async () => {
   f = await startMiniFleet({ IDENTITY_URL: 'http://127.0.0.1:9' });
 }, 60_000);
 afterAll(async () => {
-  await f?.stop();
+  // the last test stops the registry itself
+  await f?.gateway.stop();
+  await f?.registry.stop().catch(() => undefined);
+  await f?.identity.stop();
 });
 
 const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as { exp: number; access_token: number; user_id: number };
@@ -34,5 +37,29 @@ describe('token expiry in the context', () => {
     expect(undated.status).toBe(200);
     const u = claims(await undated.text());
     expect(u.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(89 * 86400);
+  });
+});
+
+describe('ping, a shared answer', () => {
+  it('is answered by the gateway after the first time, to anyone, still checking credentials first', async () => {
+    const url = `${f.url}/api/v4/projects/12345/packages/conan/v1/ping`;
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-conan-server-capabilities')).toBe('revisions');
+    expect([...first.headers.keys()].filter((h) => h.startsWith('x-anvil-'))).toEqual([]);
+    expect(f.gateway.gateway.sharedAnswers.get(`registry /api/v4/projects/12345/packages/conan/v1/ping`)).toBeDefined();
+
+    // the registry is no longer asked: stopping it does not change the answer
+    await f.registry.stop();
+    const again = await fetch(url, { headers: { 'X-Request-Id': 'second-ping' } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-conan-server-capabilities')).toBe('revisions');
+    expect(again.headers.get('x-request-id')).toBe('second-ping');
+    expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await again.text()).toBe('');
+    const bad = await fetch(url, { headers: { 'PRIVATE-TOKEN': 'glpat-not-a-token' } });
+    expect(bad.status).toBe(401);
+    // another path is another answer: it needs the registry
+    expect((await fetch(`${f.url}/api/v4/projects/12346/packages/conan/v1/ping`)).status).toBe(502);
   });
 });

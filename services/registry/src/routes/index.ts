@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { SHARED_ANSWER_HEADER } from '@anvil/auth';
 import { conanGuard } from './guard';
 import type { RouteDeps } from './route-deps';
 import { mountSearch } from './search';
@@ -12,8 +13,11 @@ function v1Router(deps: RouteDeps, level: Level, fipsMode: boolean): Router {
   const r = Router();
   r.use(conanGuard(fipsMode));
   // GET ping — GitLab: Conan v1, "Verify availability of a Conan repository"
+  // The same answer for every caller: the gateway may give it again for 10 s (FIPS mode, which turns
+  // it into a 404, is a start-up setting).
   r.get('/ping', (_req, res) => {
     res.setHeader('X-Conan-Server-Capabilities', SERVER_CAPABILITIES);
+    res.setHeader(SHARED_ANSWER_HEADER, 'max-age=10');
     res.status(200).end();
   });
   mountUsers(r, deps);
