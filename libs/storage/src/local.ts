@@ -163,36 +163,29 @@ export class LocalStorage implements Storage {
    * the file (a 1 KB object does not cost a 1 MiB buffer).
    */
   async read(key: string): Promise<{ body: Readable; size: number } | null> {
-    const file = this.localPath(key);
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(file, 'r');
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
-    const st = await handle.stat().catch(async (e: unknown) => {
-      await handle.close();
-      throw e;
-    });
-    if (!st.isFile()) {
-      await handle.close();
-      return null;
-    }
-    if (st.size === 0) {
+    const opened = await this.openRegular(key);
+    if (!opened) return null;
+    const { handle, size } = opened;
+    if (size === 0) {
       await handle.close();
       return { body: Readable.from([]), size: 0 };
     }
-    const body = handle.createReadStream({ start: 0, end: st.size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, st.size) });
-    return { body, size: st.size };
+    return { body: handle.createReadStream({ start: 0, end: size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, size) }), size };
   }
 
   /** Opens the file of `key` for a pooled send (see OpenedFile), or null when it does not exist. */
   async open(key: string): Promise<OpenedFile | null> {
-    const file = this.localPath(key);
+    const opened = await this.openRegular(key);
+    if (!opened) return null;
+    const { handle, size } = opened;
+    return { size, sendTo: (dest) => sendPooled(handle, size, dest), close: () => handle.close() };
+  }
+
+  /** The open file of `key` and its size; null when there is none (or it is not a regular file). */
+  private async openRegular(key: string): Promise<{ handle: fsp.FileHandle; size: number } | null> {
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(file, 'r');
+      handle = await fsp.open(this.localPath(key), 'r');
     } catch (e) {
       if (isMissing(e)) return null;
       throw e;
@@ -205,7 +198,7 @@ export class LocalStorage implements Storage {
       await handle.close();
       return null;
     }
-    return { size: st.size, sendTo: (dest) => sendPooled(handle, st.size, dest), close: () => handle.close() };
+    return { handle, size: st.size };
   }
 
   async move(from: string, to: string): Promise<void> {
