@@ -114,15 +114,22 @@ export class Transfers {
     return true;
   }
 
-  /** Removes upload bodies older than ORPHAN_AGE_MS now and every hour (unreferenced timer). */
-  startSweeping(): void {
-    const sweep = async () => {
-      const before = Date.now() - ORPHAN_AGE_MS;
-      for await (const o of this.storage.list(UPLOADS_PREFIX)) {
-        if (o.lastModified && o.lastModified.getTime() < before) await this.discard(o.key);
+  /** Deletes upload bodies older than ORPHAN_AGE_MS (left by a gateway that stopped mid-upload). */
+  async sweep(now = Date.now()): Promise<number> {
+    const before = now - ORPHAN_AGE_MS;
+    let removed = 0;
+    for await (const o of this.storage.list(UPLOADS_PREFIX)) {
+      if (o.lastModified && o.lastModified.getTime() < before) {
+        await this.discard(o.key);
+        removed++;
       }
-    };
-    const run = () => void sweep().catch((e: unknown) => this.logger.warn('upload sweep failed', { err: String(e) }));
+    }
+    return removed;
+  }
+
+  /** Sweeps now and every hour (unreferenced timer). */
+  startSweeping(): void {
+    const run = () => void this.sweep().catch((e: unknown) => this.logger.warn('upload sweep failed', { err: String(e) }));
     run();
     this.sweeper = setInterval(run, SWEEP_EVERY_MS);
     this.sweeper.unref();

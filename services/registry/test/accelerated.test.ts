@@ -180,6 +180,25 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(await leftoverUploads()).toEqual([]);
   });
 
+  it('leaves one whole file when uploads to the same name race, and no other object behind', async () => {
+    const bodies = Array.from({ length: 5 }, (_, i) => Buffer.alloc(700_000 + i * 1000, i + 1));
+    const answers = await Promise.all(bodies.map((body) => send('PUT', packageFile('conan_package.tgz'), { body })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const got = (await send('GET', packageFile('conan_package.tgz'))).body;
+    expect(bodies.some((b) => b.equals(got))).toBe(true);
+    expect(await leftoverUploads()).toEqual([]);
+    const row = await f.registry.deps.db('conan_files').where({ project_id: owner.projectId, file_name: 'conan_package.tgz' }).first();
+    const dir = row.storage_key.slice(0, row.storage_key.indexOf('/files/') + '/files/'.length);
+    const stored: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      stored.length = 0;
+      for await (const o of f.registry.deps.storage.list(dir)) if (o.key.endsWith('/conan_package.tgz')) stored.push(o.key);
+      if (stored.length === 1) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(stored).toEqual([row.storage_key]);
+  });
+
   it('answers Conan 1’s empty dedup probe without storing anything', async () => {
     const v1 = `/api/v4/projects/${owner.projectId}/packages/conan/v1/files/accel/1.0/${owner.fullPath.replace('/', '+')}/stable/0/export/conanfile.py`;
     const r = await send('PUT', v1, { body: Buffer.alloc(0), headers: { 'X-Checksum-Deploy': 'true', 'X-Checksum-Sha1': sha1('x') } });

@@ -62,4 +62,20 @@ describe('ping, a shared answer', () => {
     // another path is another answer: it needs the registry
     expect((await fetch(`${f.url}/api/v4/projects/12346/packages/conan/v1/ping`)).status).toBe(502);
   });
+
+  it('answers 502 to an upload the registry cannot pre-authorise, and keeps nothing of its body', async () => {
+    const owner = await userWithProject(f, 'ctx-down', 'ctxdown');
+    const url = `${f.url}/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/down/1.0/${owner.fullPath.replace('/', '+')}/stable/revisions/d41d8cd98f00b204e9800998ecf8427e/files/conanfile.py`;
+    const r = await fetch(url, { method: 'PUT', headers: { 'PRIVATE-TOKEN': owner.token }, body: Buffer.alloc(300_000, 7) });
+    expect(r.status).toBe(502);
+    expect(await r.json()).toEqual({ message: '502 Bad Gateway' });
+    const left: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      left.length = 0;
+      for await (const o of f.registry.deps.storage.list('uploads/')) left.push(o.key);
+      if (!left.length) break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(left).toEqual([]);
+  });
 });

@@ -25,7 +25,9 @@ export interface FileWrite {
 }
 
 // Revisions and the reference are found or created, the file inserted or replacing the one of the same
-// name in the same slot, and the package touched, in one atomic statement (one round trip).
+// name in the same slot, and the package touched, in one atomic statement (one round trip). The key
+// of the object a replacement displaced comes from the conflicting row itself (the newest committed
+// version, whatever raced), never from the statement's snapshot.
 const RECIPE_CTE = `
 rr_ins AS (INSERT INTO conan_recipe_revisions (package_id, revision) VALUES (:pkg, :rrev) ON CONFLICT (package_id, revision) DO NOTHING RETURNING id),
 rr AS (SELECT id FROM rr_ins UNION ALL SELECT id FROM conan_recipe_revisions WHERE package_id = :pkg AND revision = :rrev LIMIT 1)`;
@@ -43,19 +45,16 @@ function statement(kind: FileType): string {
   const pref = kind === 'package' ? '(SELECT id FROM pr)' : 'CAST(NULL AS bigint)';
   const prev = kind === 'package' ? '(SELECT id FROM pv)' : 'CAST(NULL AS bigint)';
   return `WITH ${kind === 'package' ? PACKAGE_CTE : RECIPE_CTE},
-old AS (
-  SELECT f.storage_key FROM conan_files f JOIN rr ON f.recipe_revision_id = rr.id
-  WHERE coalesce(f.package_revision_id, 0) = coalesce(${prev}, 0) AND f.file_type = :type AND f.file_name = :name),
 up AS (
   INSERT INTO conan_files (id, package_id, project_id, file_type, recipe_revision_id, package_reference_id, package_revision_id, file_name, storage_key, file_store, size, file_md5, file_sha1, file_sha256)
   SELECT :id, :pkg, :project, :type, rr.id, ${pref}, ${prev}, :name, :key, :store, :size, :md5, :sha1, :sha256 FROM rr
   ON CONFLICT (recipe_revision_id, (coalesce(package_revision_id, 0)), file_type, file_name) DO UPDATE SET
     id = EXCLUDED.id, storage_key = EXCLUDED.storage_key, file_store = EXCLUDED.file_store, size = EXCLUDED.size,
     file_md5 = EXCLUDED.file_md5, file_sha1 = EXCLUDED.file_sha1, file_sha256 = EXCLUDED.file_sha256,
-    created_at = now(), updated_at = now()
+    replaced_storage_key = conan_files.storage_key, created_at = now(), updated_at = now()
   RETURNING *),
 touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = :pkg)
-SELECT up.*, (SELECT storage_key FROM old LIMIT 1) AS replaced_key FROM up`;
+SELECT up.*, up.replaced_storage_key AS replaced_key FROM up`;
 }
 
 /** Records uploaded files in one statement each. */
