@@ -42,4 +42,4 @@ LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
       org.opencontainers.image.description="Anvil: a GitLab-compatible REST API"
 
 # exec: the process gets SIGTERM directly and shuts down cleanly
-CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=2\" exec npx tsx gateway/src/main.ts; else NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec npx tsx \"services/$SERVICE/src/main.ts\"; fi"]
+CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=1\" exec npx tsx gateway/src/main.ts; else NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec npx tsx \"services/$SERVICE/src/main.ts\"; fi"]
