@@ -56,12 +56,23 @@ describe('npm start (embedded Postgres, in-process bus, local files)', () => {
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('brings up the fleet, prints URL and token, keeps data across restarts, stops cleanly on Ctrl-C', async () => {
+  it('brings up the fleet, prints URL and token, keeps data (and stored files) across restarts, stops cleanly on Ctrl-C', async () => {
     const first = await start(env);
     const admin = client(first.url, first.token);
     expect((await admin.get('/user')).body).toMatchObject({ username: 'root' });
     const created = await admin.post('/users', { username: 'dave', name: 'Dave', email: 'dave@example.com', password: 'Sup3r-secret-pw!' });
     expect(created.status).toBe(201);
+    // a Conan file through the gateway (which stores and sends the bytes itself) into the local files
+    const project = await admin.post('/projects', { name: 'pkgs', path: 'pkgs', visibility: 'private' });
+    expect(project.status).toBe(201);
+    const fileUrl = `${first.url}/api/v4/projects/${project.body.id}/packages/conan/v2/conans/hello/1.0/root+pkgs/stable/revisions/d41d8cd98f00b204e9800998ecf8427e/files/conan_sources.tgz`;
+    const bytes = Buffer.alloc(2_500_000);
+    for (let i = 0; i < bytes.length; i += 997) bytes[i] = i & 0xff;
+    const put = await fetch(fileUrl, { method: 'PUT', headers: { 'PRIVATE-TOKEN': first.token }, body: bytes });
+    expect(put.status).toBe(200);
+    expect(((await put.json()) as { size: number }).size).toBe(bytes.length);
+    const got = await fetch(fileUrl, { headers: { 'PRIVATE-TOKEN': first.token } });
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
     expect(await stop(first)).toBe(0);
 
     const second = await start(env);
@@ -69,6 +80,12 @@ describe('npm start (embedded Postgres, in-process bus, local files)', () => {
     const again = await client(second.url, second.token).get('/users?username=dave');
     expect(again.status).toBe(200);
     expect(again.body).toEqual([expect.objectContaining({ username: 'dave' })]);
+    const projects = await client(second.url, second.token).get('/projects?search=pkgs');
+    const keptUrl = `${second.url}/api/v4/projects/${projects.body[0].id}/packages/conan/v2/conans/hello/1.0/root+pkgs/stable/revisions/d41d8cd98f00b204e9800998ecf8427e/files/conan_sources.tgz`;
+    const kept = await fetch(keptUrl, { headers: { 'PRIVATE-TOKEN': second.token } });
+    expect(kept.status).toBe(200);
+    expect(Number(kept.headers.get('content-length'))).toBe(2_500_000);
+    expect(Buffer.from(await kept.arrayBuffer()).length).toBe(2_500_000);
     expect(await stop(second)).toBe(0);
   }, 180_000);
 });
