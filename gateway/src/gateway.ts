@@ -243,7 +243,7 @@ export class Gateway {
     const stored = await body.done;
     if (stored === 'aborted') return;
     if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
-    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored } };
+    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored, ...(answer.reservation ? { reservation: answer.reservation } : {}) } };
     const final: ForwardSpec = {
       ...spec,
       bodyless: true,

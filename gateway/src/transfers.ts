@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
-import { newUploadKey, type StoredUpload, UPLOADS_PREFIX } from '@anvil/auth';
+import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { DigestStream, FileTooLargeError, LocalStorage, type Storage } from '@anvil/storage';
 import type { Upstream } from './proxy';
@@ -34,15 +34,19 @@ export class Transfers {
 
   /**
    * Asks `upstream` to pre-authorise the upload at `path` (no body; the context says so). Resolves
-   * with the size limit, or with the refusal to relay.
+   * with the size limit (and what the service reserved for the upload, to hand back), or with the
+   * refusal to relay.
    */
-  async authorize(upstream: Upstream, path: string, headers: string[], timeoutMs: number): Promise<{ limit: number } | { refused: Refused }> {
+  async authorize(upstream: Upstream, path: string, headers: string[], timeoutMs: number): Promise<{ limit: number; reservation?: UploadReservation } | { refused: Refused }> {
     const r = await upstream.pool.request({ path, method: 'PUT', headers, body: null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const body = Buffer.from(await r.body.arrayBuffer());
     if (r.statusCode === 200) {
-      const limit = (JSON.parse(body.toString('utf8')) as { MaximumSize?: unknown }).MaximumSize;
-      if (typeof limit === 'number' && limit >= 0) return { limit };
-      throw new Error(`${upstream.name}: pre-authorisation answered without a MaximumSize`);
+      const answer = JSON.parse(body.toString('utf8')) as { MaximumSize?: unknown; Reservation?: { package_id?: unknown; file_id?: unknown } };
+      const limit = answer.MaximumSize;
+      if (typeof limit !== 'number' || limit < 0) throw new Error(`${upstream.name}: pre-authorisation answered without a MaximumSize`);
+      const given = answer.Reservation;
+      const reserved = given && Number.isSafeInteger(given.package_id) && Number.isSafeInteger(given.file_id);
+      return reserved ? { limit, reservation: { package_id: given.package_id as number, file_id: given.file_id as number } } : { limit };
     }
     return { refused: { status: r.statusCode, headers: r.headers, body } };
   }

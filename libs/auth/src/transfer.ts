@@ -26,7 +26,17 @@ export interface StoredUpload {
   sha256: string;
 }
 
-export type TransferContext = { phase: 'authorize'; declared: number | null } | { phase: 'stored'; upload: StoredUpload };
+/**
+ * What the service set aside when it pre-authorised an upload (its package, found or created, and the
+ * id of the file to be), answered as `Reservation` and handed back by the gateway with the stored
+ * body, so that recording it does not look them up again.
+ */
+export interface UploadReservation {
+  package_id: number;
+  file_id: number;
+}
+
+export type TransferContext = { phase: 'authorize'; declared: number | null } | { phase: 'stored'; upload: StoredUpload; reservation?: UploadReservation };
 
 /** The context fields of accelerated transfers. */
 export interface TransferFields {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { Actor, CONTEXT_HEADER, ContextSigner, generateContextKeys, GroupScope, ProjectScope, RequestContext } from '@anvil/auth';
+import { Actor, CONTEXT_HEADER, ContextSigner, generateContextKeys, GroupScope, ProjectScope, RequestContext, type TransferFields } from '@anvil/auth';
 import { dropSchema } from '@anvil/db';
 import { bootService, RunningService, ServiceDefinition } from '@anvil/runtime';
 
@@ -41,6 +41,9 @@ export interface As {
   impersonator?: number;
   /** The personal access token's id (PAT, Basic username:PAT, or a registry JWT). */
   token_id?: number;
+  /** Accelerated-transfer fields, as the gateway sets them (`TransferFields` in @anvil/auth). */
+  transfer?: TransferFields['transfer'];
+  send_file?: true;
 }
 
 export interface TestService<C = Record<string, unknown>> extends RunningService<C> {
@@ -69,7 +72,9 @@ export function signFor(method: string, path: string, as: As): string {
     group: as.group,
     impersonator: as.impersonator,
     token_id: as.token_id,
-  });
+    ...(as.transfer ? { transfer: as.transfer } : {}),
+    ...(as.send_file ? { send_file: as.send_file } : {}),
+  } as Parameters<typeof testSigner.sign>[0]);
 }
 
 export interface StartOptions {

@@ -28,9 +28,12 @@ export interface FileWrite {
 // name in the same slot, and the package touched, in one atomic statement (one round trip). The key
 // of the object a replacement displaced comes from the conflicting row itself (the newest committed
 // version, whatever raced), never from the statement's snapshot.
+// The package must exist in the project (it may have been looked up a moment ago, or reserved at an
+// upload's pre-authorisation): otherwise nothing is written and no row comes back.
 const RECIPE_CTE = `
-rr_ins AS (INSERT INTO conan_recipe_revisions (package_id, revision) VALUES (:pkg, :rrev) ON CONFLICT (package_id, revision) DO NOTHING RETURNING id),
-rr AS (SELECT id FROM rr_ins UNION ALL SELECT id FROM conan_recipe_revisions WHERE package_id = :pkg AND revision = :rrev LIMIT 1)`;
+pkg AS (SELECT id FROM conan_packages WHERE id = :pkg AND project_id = :project),
+rr_ins AS (INSERT INTO conan_recipe_revisions (package_id, revision) SELECT id, :rrev FROM pkg ON CONFLICT (package_id, revision) DO NOTHING RETURNING id),
+rr AS (SELECT id FROM rr_ins UNION ALL SELECT r.id FROM conan_recipe_revisions r JOIN pkg ON r.package_id = pkg.id WHERE r.revision = :rrev LIMIT 1)`;
 
 const PACKAGE_CTE = `${RECIPE_CTE},
 pr AS (
@@ -53,7 +56,7 @@ up AS (
     file_md5 = EXCLUDED.file_md5, file_sha1 = EXCLUDED.file_sha1, file_sha256 = EXCLUDED.file_sha256,
     replaced_storage_key = conan_files.storage_key, created_at = now(), updated_at = now()
   RETURNING *),
-touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = :pkg)
+touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = (SELECT id FROM pkg))
 SELECT up.*, up.replaced_storage_key AS replaced_key FROM up`;
 }
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { StoredUpload } from '@anvil/auth';
+import type { StoredUpload, UploadReservation } from '@anvil/auth';
 import type { Knex } from '@anvil/db';
 import { emit } from '@anvil/events';
 import { type Digests, DigestStream, FileTooLargeError } from '@anvil/storage';
@@ -69,7 +69,7 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
  * replacing a file of the same name there. Size and checksums come from the bytes received. A
  * `conaninfo.txt` also sets its package reference's metadata (left as it was when it does not parse).
  */
-export async function uploadFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
+export async function uploadFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
   const id = reservedId ?? (await fileStore.reserveId(deps.db));
   const key = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
   const isInfo = isConanInfo(target, fileName);
@@ -83,7 +83,7 @@ export async function uploadFile(deps: RegistryDeps, pkg: Package, target: Uploa
  * upload): the object is moved into place instead of streamed. Whatever fails, the uploaded object
  * does not stay behind.
  */
-export async function recordStoredUpload(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, upload: StoredUpload, reservedId?: number): Promise<PackageFile> {
+export async function recordStoredUpload(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, upload: StoredUpload, reservedId?: number): Promise<PackageFile> {
   let key: string | null = null;
   try {
     if (upload.size > deps.maxFileSize) throw new FileTooLargeError();
@@ -115,8 +115,24 @@ async function readHead(deps: RegistryDeps, key: string, limit: number): Promise
   return { data: Buffer.concat(parts), complete: true };
 }
 
+/** The package (or the recipe revision, twice) was deleted while a file was being recorded. */
+export class FileSlotGoneError extends Error {
+  constructor() {
+    super('the package or recipe revision was deleted while a file was being recorded');
+    this.name = 'FileSlotGoneError';
+  }
+}
+
+/**
+ * The package and file id an upload's pre-authorisation reserved, for recording what the gateway
+ * stored (`recordStoredUpload` with them).
+ */
+export function reservedPackage(projectId: number, r: UploadReservation): { pkg: Pick<Package, 'id' | 'projectId'>; fileId: number } {
+  return { pkg: { id: r.package_id, projectId }, fileId: r.file_id };
+}
+
 /** Records a stored object as the file; on failure the object is deleted. */
-async function recordFile(deps: RegistryDeps, pkg: Package, target: UploadTarget, fileName: string, id: number, key: string, d: Digests, info: ConanInfo | undefined): Promise<PackageFile> {
+async function recordFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, id: number, key: string, d: Digests, info: ConanInfo | undefined): Promise<PackageFile> {
   const write: FileWrite = {
     id,
     packageId: pkg.id,
@@ -137,7 +153,7 @@ async function recordFile(deps: RegistryDeps, pkg: Package, target: UploadTarget
   let result: Awaited<ReturnType<typeof fileWriteStore.record>>;
   try {
     result = (await fileWriteStore.record(deps.db, write)) ?? (await fileWriteStore.record(deps.db, write));
-    if (!result) throw new Error('the recipe revision vanished while a file was being recorded');
+    if (!result) throw new FileSlotGoneError();
   } catch (e) {
     await deps.storage.delete(key).catch(() => undefined);
     throw e;

@@ -6,7 +6,8 @@ import type { RecipeRef } from '../conan/reference';
 import { toPackageFileRecord } from '../entities/package-file';
 import { FileNotFoundError } from '../packages/conan-finder';
 import { type FileAddress, fileLookupStore } from '../packages/file-lookup-store';
-import { findOrCreatePackage, recordStoredUpload, uploadFile, type UploadTarget } from '../packages/upload-service';
+import { fileStore } from '../packages/file-store';
+import { FileSlotGoneError, findOrCreatePackage, recordStoredUpload, reservedPackage, uploadFile, type UploadTarget } from '../packages/upload-service';
 import type { RouteDeps } from './route-deps';
 import { checkDeclaredSize, fileTooLarge, isDedupProbe, sendFile, uploadError } from './transfer';
 
@@ -23,18 +24,23 @@ export async function receiveFile(req: Request, res: Response, deps: RouteDeps, 
   const limit = deps.registry.maxFileSize;
   if (transfer?.phase === 'authorize') {
     if (transfer.declared !== null && transfer.declared > limit) throw fileTooLarge(req);
-    res.status(200).json({ MaximumSize: limit });
+    // the package and the file id are found now, while the body is still on its way
+    const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
+    const reservation = { package_id: pkg.id, file_id: fileId ?? (await fileStore.reserveId(deps.registry.db)) };
+    res.status(200).json({ MaximumSize: limit, Reservation: reservation });
     return;
   }
   if (transfer?.phase !== 'stored') checkDeclaredSize(req, limit);
   if (transfer?.phase === 'stored' && !isUploadKey(transfer.upload.key)) throw new BadRequestError('upload is invalid');
-  const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
+  const { pkg, fileId } = transfer?.phase === 'stored' && transfer.reservation ? reservedPackage(project.id, transfer.reservation) : await findOrCreatePackage(deps.registry.db, project.id, ref);
   if (!transfer && isDedupProbe(req)) {
     res.status(200).json(null);
     return;
   }
   const stored = transfer?.phase === 'stored' ? recordStoredUpload(deps.registry, pkg, target, fileName, transfer.upload, fileId) : uploadFile(deps.registry, pkg, target, fileName, req, fileId);
   const file = await stored.catch((e: unknown) => {
+    // deleted while the file was on its way: as for any file of a package that is not there
+    if (e instanceof FileSlotGoneError) throw new NotFoundError('Package');
     throw uploadError(req, e);
   });
   res.status(200).json(toPackageFileRecord(file));

@@ -1,0 +1,93 @@
+import { Readable } from 'node:stream';
+import { AccessLevel, newUploadKey, SEND_FILE_HEADER } from '@anvil/auth';
+import { asUser, md5, project, recipePath, RREV, startRegistry, user, v2, type Registry } from '../helpers';
+
+/**
+ * The registry's side of accelerated transfers, with contexts signed as the gateway signs them: the
+ * pre-authorisation, the stored upload (with and without a reservation), and send-file answers.
+ */
+let svc: Registry;
+beforeAll(async () => {
+  svc = await startRegistry({ CONAN_MAX_FILE_SIZE: '1M' });
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const stored = async (data: Buffer) => {
+  const key = newUploadKey();
+  await svc.deps.storage.put(key, Readable.from([data]));
+  return { key, size: data.length, md5: md5(data), sha1: 'a'.repeat(40), sha256: 'b'.repeat(64) };
+};
+
+describe('pre-authorisation (transfer.phase = authorize)', () => {
+  it('answers the limit and a reservation after the upload’s own checks, storing nothing', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    const dev = user('phase-dev');
+    const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: 10 } }).put(file).expect(200);
+    expect(r.body).toEqual({ MaximumSize: 1024 * 1024, Reservation: { package_id: expect.any(Number), file_id: expect.any(Number) } });
+    expect(await svc.deps.db('conan_files').where({ project_id: p.id })).toEqual([]);
+    expect((await svc.deps.db('conan_packages').where({ id: r.body.Reservation.package_id }).first()).project_id).toBe(String(p.id));
+    const tooBig = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: 1024 * 1024 + 1 } }).put(file).expect(400);
+    expect(tooBig.body).toEqual({ message: '400 Bad request - File is too large' });
+    const reporter = project('private', AccessLevel.REPORTER, p.id, p.path_with_namespace);
+    expect((await svc.as({ ...asUser(user('phase-rep'), reporter), transfer: { phase: 'authorize', declared: 10 } }).put(file).expect(403)).body).toEqual({ message: '403 Forbidden' });
+  });
+});
+
+describe('a stored upload (transfer.phase = stored)', () => {
+  it('moves the object into place under the reserved package and file id', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev2');
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    const { body } = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: null } }).put(file).expect(200);
+    const upload = await stored(Buffer.from('print("hi")\n'));
+    const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload, reservation: body.Reservation } }).put(file).expect(200);
+    expect(r.body).toMatchObject({ id: body.Reservation.file_id, package_id: body.Reservation.package_id, size: upload.size, file_md5: upload.md5 });
+    expect(await svc.deps.storage.head(upload.key)).toBeNull();
+  });
+
+  it('refuses a reservation of another project’s package (404, nothing recorded, the object deleted)', async () => {
+    const mine = project('private', AccessLevel.DEVELOPER);
+    const other = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev3');
+    const otherFile = `${v2(other)}/${recipePath(other)}/revisions/${RREV}/files/conanfile.py`;
+    const { body } = await svc.as({ ...asUser(dev, other), transfer: { phase: 'authorize', declared: null } }).put(otherFile).expect(200);
+    const upload = await stored(Buffer.from('x'));
+    const file = `${v2(mine)}/${recipePath(mine)}/revisions/${RREV}/files/conanfile.py`;
+    const r = await svc.as({ ...asUser(dev, mine), transfer: { phase: 'stored', upload, reservation: body.Reservation } }).put(file).expect(404);
+    expect(r.body).toEqual({ message: '404 Package Not Found' });
+    expect(await svc.deps.db('conan_files').where({ package_id: body.Reservation.package_id })).toEqual([]);
+    expect(await svc.deps.storage.head(upload.key)).toBeNull();
+  });
+
+  it('refuses a stored object outside uploads/, and one over the limit', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev4');
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    const outside = { key: 'conan/aa/bb/other-file', size: 1, md5: md5('x'), sha1: 'a'.repeat(40), sha256: 'b'.repeat(64) };
+    await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: outside } }).put(file).expect(400);
+    const big = await stored(Buffer.alloc(1024 * 1024 + 1));
+    const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: big } }).put(file).expect(400);
+    expect(r.body).toEqual({ message: '400 Bad request - File is too large' });
+    expect(await svc.deps.storage.head(big.key)).toBeNull();
+  });
+});
+
+describe('send-file answers', () => {
+  it('name the stored object instead of sending it when the gateway serves files', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev5');
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    await svc.as(asUser(dev, p)).put(file).send('print(1)\n').expect(200);
+    const row = await svc.deps.db('conan_files').where({ project_id: p.id }).first();
+    const r = await svc.as({ ...asUser(dev, p), send_file: true }).get(file).buffer(true).expect(200);
+    expect(r.headers[SEND_FILE_HEADER]).toBe(row.storage_key);
+    expect(r.headers['content-type']).toBe('application/octet-stream');
+    expect(r.body.length ?? 0).toBe(0);
+    const direct = await svc.as(asUser(dev, p)).get(file).buffer(true).expect(200);
+    expect(direct.headers[SEND_FILE_HEADER]).toBeUndefined();
+    expect(Buffer.from(direct.body).toString()).toBe('print(1)\n');
+  });
+});
