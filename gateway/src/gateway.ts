@@ -8,7 +8,7 @@ import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { registryJwtSecret } from './jwt';
-import { forward, ForwardSpec, hasBody, perRequestHeaders, requestHeaders, responseHeaders, Upstream } from './proxy';
+import { forward, ForwardSpec, hasBody, isUpstreamTimeout, perRequestHeaders, requestHeaders, responseHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
@@ -224,8 +224,7 @@ export class Gateway {
       answer = await authorizing;
     } catch (e) {
       body?.cancel();
-      const timedOut = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes((e as { code?: string }).code ?? '');
-      return this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway());
+      return this.send(req, res, trace, isUpstreamTimeout(e) ? refusals.gatewayTimeout() : refusals.badGateway());
     }
     if ('refused' in answer) {
       body?.cancel();

@@ -132,6 +132,11 @@ export function hasBody(req: IncomingMessage): boolean {
 
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/** Whether an undici failure was the upstream staying silent past the timeout. */
+export function isUpstreamTimeout(e: unknown): boolean {
+  return TIMEOUTS.has((e as { code?: string })?.code ?? '');
+}
+
 /**
  * Streams `req` to the upstream and its response back, with backpressure both ways (undici reads
  * the request stream as the socket drains; the response pauses while the client is slow).
@@ -198,7 +203,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       settled = true;
       if (sending) return;
       if (clientGone) return;
-      if (!res.headersSent) onError(TIMEOUTS.has((err as { code?: string }).code ?? ''));
+      if (!res.headersSent) onError(isUpstreamTimeout(err));
       else res.destroy();
     },
   };

@@ -53,7 +53,8 @@ export class Transfers {
 
   /**
    * Starts streaming the request body into storage under a fresh `uploads/` key while measuring it.
-   * `done` resolves with the stored object, or with why there is none (nothing is left behind then);
+   * `done` resolves with the stored object, or with why there is none (nothing is left behind then),
+   * and rejects when storage fails while the client is still there;
    * `limit` caps the size (GitLab's 400 past it), also after bytes have started to flow; `cancel`
    * stops reading and discards what was stored.
    */
@@ -78,7 +79,10 @@ export class Transfers {
       } catch (e) {
         req.unpipe(digest);
         await this.discard(key);
-        return e instanceof FileTooLargeError ? 'too-large' : 'aborted';
+        if (e instanceof FileTooLargeError) return 'too-large';
+        if (cancelled || (req.destroyed && !req.complete)) return 'aborted';
+        // storage failed while the client still waits: the caller answers
+        throw e;
       } finally {
         req.off('close', aborted);
       }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import { AccessLevel, UPLOADS_PREFIX } from '@anvil/auth';
 import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
@@ -228,5 +230,20 @@ describe('accelerated uploads and downloads through the gateway', () => {
       }).on('error', reject);
     });
     expect(anon).toBe(404);
+  });
+
+  it('answers 502 (and keeps nothing) when storage fails under an upload, instead of leaving the client waiting', async () => {
+    const root = (f.registry.deps.storage as unknown as { root: string }).root;
+    const blocker = path.join(root, 'uploads');
+    fs.rmSync(blocker, { recursive: true, force: true });
+    fs.writeFileSync(blocker, 'not a directory');
+    try {
+      const r = await send('PUT', recipeFile('conanfile.py'), { body: Buffer.alloc(400_000, 9) });
+      expect(r.status).toBe(502);
+      expect(JSON.parse(r.body.toString())).toEqual({ message: '502 Bad Gateway' });
+    } finally {
+      fs.rmSync(blocker, { force: true });
+    }
+    expect(fs.readdirSync(path.join(root, '.anvil-tmp'))).toEqual([]);
   });
 });
