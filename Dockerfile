@@ -36,10 +36,9 @@ USER node
 
 ARG SERVICE=gateway
 ENV SERVICE=${SERVICE}
-# libs/runtime/src/process-env.ts (PROCESS_ENV): fewer malloc arenas, a small young generation
-ENV MALLOC_ARENA_MAX=2
 LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
       org.opencontainers.image.description="Anvil: a GitLab-compatible REST API"
 
-# exec: the process gets SIGTERM directly and shuts down cleanly
-CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=1\" exec npx tsx gateway/src/main.ts; else NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec npx tsx \"services/$SERVICE/src/main.ts\"; fi"]
+# exec: the process gets SIGTERM directly and shuts down cleanly. The settings before it are
+# libs/runtime/src/process-env.ts (PROCESS_ENV): fewer malloc arenas, a small young generation.
+CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then MALLOC_ARENA_MAX=1 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=1\" exec npx tsx gateway/src/main.ts; else MALLOC_ARENA_MAX=2 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec npx tsx \"services/$SERVICE/src/main.ts\"; fi"]

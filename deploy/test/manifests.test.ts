@@ -238,11 +238,9 @@ describe('Dockerfile', () => {
 
   it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
     const { gateway, service } = PROCESS_ENV;
-    expect(gateway.MALLOC_ARENA_MAX).toBe(service.MALLOC_ARENA_MAX);
-    expect(dockerfile).toMatch(new RegExp(`^ENV MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX}$`, 'm'));
     const cmd = dockerfile.split('\n').find((l) => l.startsWith('CMD '))!;
-    expect(cmd).toContain(`NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec npx tsx gateway/src/main.ts`);
-    expect(cmd).toContain(`NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec npx tsx \\"services/$SERVICE/src/main.ts\\"`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec npx tsx gateway/src/main.ts`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec npx tsx \\"services/$SERVICE/src/main.ts\\"`);
   });
 
   it.each(PROCESSES)('has an entry point for %s', (name) => {
