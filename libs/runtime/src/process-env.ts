@@ -4,18 +4,18 @@
  *
  * - `MALLOC_ARENA_MAX`: glibc otherwise keeps up to eight malloc arenas per core for the threads
  *   that touch file and socket buffers (libuv's pool, the MD5 worker), each holding freed memory;
- *   the gateway, which moves every file's bytes, gets one (peak RSS 118–136 MB at 1 GB instead of
- *   135–150 with two, same throughput), the services two.
+ *   the gateway, which moves every file's bytes, gets one (peak RSS 133–141 MB at 100 MB–1 GB
+ *   instead of 135–151 with two, same throughput), the services two.
  * - `--max-semi-space-size` (MiB): V8's young generation stays small, so the short-lived buffers of
- *   streamed bodies are collected sooner. The gateway, which carries every file's bytes, gets 1; the
- *   services, where small requests dominate, 4 (at 1 the registry spends ~9% of its time in
- *   scavenges at 5,000 requests/s, and authenticate's p99 triples).
+ *   streamed bodies are collected sooner. The gateway, which carries every file's bytes, gets 2; the
+ *   services, where small requests dominate, 4 (at 1 the gateway spends ~11% and the registry ~9% of
+ *   their time in scavenges at 5,000 requests/s, and authenticate's p99 grows).
  *
  * Measured with bench/registry (a 1 GB upload and download through the gateway, and 5,000 req/s of
  * `ping` and `authenticate`): see bench/registry/README.md.
  */
 export const PROCESS_ENV = {
-  gateway: { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=1' },
+  gateway: { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--max-semi-space-size=2' },
   service: { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=4' },
 } as const;
 
