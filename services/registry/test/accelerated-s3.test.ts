@@ -1,40 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { S3Storage } from '@anvil/storage';
 import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { md5, RREV, sha1 } from './helpers';
-
-// s3rver ships no types; it is only used here, as a local S3 endpoint on a random port.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+import { startS3 } from './s3rver';
 
 /** Accelerated transfers when the registry (and so the gateway) store files on S3. */
-let s3: { close(): Promise<void> };
-let dir: string;
+let s3: Awaited<ReturnType<typeof startS3>>;
 let f: MiniFleet;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'anvil-accel-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
-  const { port } = await server.run();
-  s3 = server;
-  f = await startMiniFleet({
-    STORAGE_DRIVER: 's3',
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_BUCKET: `accel-${Date.now().toString(36)}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-  });
+  s3 = await startS3('accel');
+  f = await startMiniFleet(s3.env);
 }, 60_000);
 afterAll(async () => {
   await f?.stop();
   (f?.registry.deps.storage as S3Storage | undefined)?.destroy();
   await s3?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('accelerated transfers on S3 storage', () => {

@@ -1,38 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { AccessLevel } from '@anvil/auth';
 import { S3Storage } from '@anvil/storage';
 import { asUser, md5, PKG_ID, PREV, project, rawPut, recipePath, RREV, startRegistry, user, v2, type Registry } from './helpers';
+import { startS3 } from './s3rver';
 
-// s3rver ships no types; it is only used here, as a local S3 endpoint on a random port.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
-
-let s3: { close(): Promise<void> };
-let dir: string;
+let s3: Awaited<ReturnType<typeof startS3>>;
 let svc: Registry;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'anvil-registry-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
-  const { port } = await server.run();
-  s3 = server;
-  svc = await startRegistry({
-    STORAGE_DRIVER: 's3',
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_BUCKET: `conan-${Date.now().toString(36)}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-    CONAN_MAX_FILE_SIZE: '20M',
-  });
+  s3 = await startS3('conan');
+  svc = await startRegistry({ ...s3.env, CONAN_MAX_FILE_SIZE: '20M' });
 });
 afterAll(async () => {
   await svc?.stop();
   (svc?.deps.storage as S3Storage | undefined)?.destroy();
   await s3?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('Conan files on S3 storage', () => {

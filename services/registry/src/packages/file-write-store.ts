@@ -1,27 +1,15 @@
 import type { Db } from '@anvil/db';
 import type { ConanInfo } from '../conan/conaninfo';
-import type { FileType } from '../conan/reference';
 import { type FileRow, type PackageFile, toPackageFile } from './types';
 
 /** One stored file to record, with the revisions (and reference) it belongs to. */
-export interface FileWrite {
-  id: number;
-  packageId: number;
-  projectId: number;
-  fileType: FileType;
+export interface FileWrite extends Pick<PackageFile, 'id' | 'packageId' | 'projectId' | 'fileType' | 'fileName' | 'storageKey' | 'fileStore' | 'size' | 'md5' | 'sha1' | 'sha256'> {
   recipeRevision: string;
   /** Package files only. */
   packageReference?: string;
   packageRevision?: string;
   /** Set when this file is a parsed conaninfo.txt: becomes the reference's metadata. */
   info?: ConanInfo;
-  fileName: string;
-  storageKey: string;
-  fileStore: number;
-  size: number;
-  md5: string;
-  sha1: string;
-  sha256: string;
 }
 
 // Revisions and the reference are found or created, the file inserted or replacing the one of the same
@@ -44,7 +32,7 @@ pr AS (
 pv_ins AS (INSERT INTO conan_package_revisions (package_reference_id, revision) SELECT id, :prev FROM pr ON CONFLICT (package_reference_id, revision) DO NOTHING RETURNING id),
 pv AS (SELECT id FROM pv_ins UNION ALL SELECT v.id FROM conan_package_revisions v JOIN pr ON v.package_reference_id = pr.id WHERE v.revision = :prev LIMIT 1)`;
 
-function statement(kind: FileType): string {
+function statement(kind: FileWrite['fileType']): string {
   const pref = kind === 'package' ? '(SELECT id FROM pr)' : 'CAST(NULL AS bigint)';
   const prev = kind === 'package' ? '(SELECT id FROM pv)' : 'CAST(NULL AS bigint)';
   return `WITH ${kind === 'package' ? PACKAGE_CTE : RECIPE_CTE},
