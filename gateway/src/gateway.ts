@@ -183,11 +183,10 @@ export class Gateway {
       ...(accelerated ? { send_file: true as const } : {}),
     };
     const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
-    const spec: ForwardSpec = {
+    const base: Omit<ForwardSpec, 'context'> = {
       upstream: this.deps.upstreams[target.service],
       path,
       requestId: trace.rid,
-      context: this.deps.signer.sign(ctx),
       contextHeader: CONTEXT_HEADER,
       timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
       keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
@@ -197,9 +196,11 @@ export class Gateway {
       onSharedAnswer: answerKey ? (status, headers, body, maxAge) => this.sharedAnswers.set(answerKey, { status, headers, body, until: Date.now() + maxAge * 1000 }) : undefined,
     };
     if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
-      this.acceleratedUpload(req, res, trace, spec, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
+      // signed twice there (pre-authorisation, stored body), never as is
+      this.acceleratedUpload(req, res, trace, base, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
       return;
     }
+    const spec: ForwardSpec = { ...base, context: this.deps.signer.sign(ctx) };
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
     forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
   }
@@ -211,7 +212,7 @@ export class Gateway {
    * relayed as the service gave it. A client that sent `Expect: 100-continue` is refused before it
    * sends a byte. A body nobody claimed is deleted.
    */
-  private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: ForwardSpec, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
+  private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: Omit<ForwardSpec, 'context'>, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
     const transfers = this.deps.transfers!;
     const length = req.headers['content-length'];
     const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
