@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { createDb, dropSchema, ensureSchema, isUniqueViolation, Knex, migrate, rollbackAll, translatePgError } from '../src';
+import { createDb, dropSchema, ensureSchema, isUniqueViolation, Knex, migrate, PreparedStatement, rollbackAll, translatePgError } from '../src';
 import { keysetPaginate, paginate } from '@anvil/http';
 
 // Plain env reads (not @anvil/testing, which depends on this lib): global setup sets these.
@@ -108,6 +108,23 @@ describe('libs/db against a real Postgres', () => {
     expect(r.headers['x-total-pages']).toBeUndefined();
     expect(r.headers.link).not.toContain('rel="last"');
     expect(r.headers['x-next-page']).toBe('2');
+  });
+
+  it('runs prepared statements on the schema’s connections, inside a transaction through it', async () => {
+    const st = new PreparedStatement('SELECT id, name, n, CAST(:n AS int) + 1 AS next, :n::text AS again FROM things WHERE name = :name');
+    expect(st.text).toBe('SELECT id, name, n, CAST($1 AS int) + 1 AS next, $1::text AS again FROM things WHERE name = $2');
+    await da('things').insert({ name: 'prep', n: 7 });
+    await dbb('things').insert({ name: 'prep', n: 8 });
+    // many runs over the pool: prepared once per connection, then bound and run
+    for (let i = 0; i < 25; i++) expect(await st.rows(da, { n: i, name: 'prep' })).toEqual([{ id: expect.any(Number), name: 'prep', n: 7, next: i + 1, again: String(i) }]);
+    expect((await st.rows<{ n: number }>(dbb, { n: 1, name: 'prep' }))[0].n).toBe(8);
+    await expect(st.rows(da, { name: 'prep' })).rejects.toThrow('no binding for :n');
+    await da.transaction(async (trx) => {
+      await trx('things').insert({ name: 'intrx', n: 1 });
+      expect(await st.rows(trx, { n: 0, name: 'intrx' })).toHaveLength(1);
+      expect(await st.rows(da, { n: 0, name: 'intrx' })).toHaveLength(0);
+    });
+    expect(await st.rows(da, { n: 0, name: 'intrx' })).toHaveLength(1);
   });
 
   it('lets replicas migrate at the same time: one applies, the others wait and find nothing to do', async () => {

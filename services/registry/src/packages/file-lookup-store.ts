@@ -1,6 +1,6 @@
-import type { Db } from '@anvil/db';
+import { type Db, PreparedStatement } from '@anvil/db';
 import { type RecipeRef, V1_REVISION } from '../conan/reference';
-import { type FileRow, type PackageFile, toPackageFile } from './types';
+import { fileColumns, type FileRow, type PackageFile, toPackageFile } from './types';
 
 /** Which file a download names: by v2 revisions, or the v1 view (revision `0` if written, else newest). */
 export type FileAddress =
@@ -22,24 +22,30 @@ function joins(a: FileAddress): string {
   return `${rr} ${pr} ${pv} LEFT JOIN conan_files f ON f.package_revision_id = v.id AND f.file_type = 'package' AND f.file_name = :name`;
 }
 
+/** The lookup statement of each kind of address (four), prepared. */
+const LOOKUPS = new Map<string, PreparedStatement>();
+
+function lookup(a: FileAddress): PreparedStatement {
+  const kind = `${a.protocol}/${a.kind}`;
+  let st = LOOKUPS.get(kind);
+  if (!st) {
+    st = new PreparedStatement(`SELECT p.id AS pkg_id, ${fileColumns('f')} FROM conan_packages p ${joins(a)}
+      WHERE p.project_id = :project AND p.name = :n AND p.version = :v AND p.username = :u AND p.channel = :c LIMIT 1`);
+    LOOKUPS.set(kind, st);
+  }
+  return st;
+}
+
 /** Download lookups: the package and the named file in one query (one round trip on the hot path). */
 export const fileLookupStore = {
   /** The package's id (null: no such package) and the addressed file (null: none). */
   async find(db: Db, projectId: number, ref: RecipeRef, a: FileAddress, fileName: string): Promise<{ packageId: number | null; file: PackageFile | null }> {
-    const sql = `SELECT p.id AS pkg_id, f.* FROM conan_packages p ${joins(a)}
-      WHERE p.project_id = :project AND p.name = :n AND p.version = :v AND p.username = :u AND p.channel = :c LIMIT 1`;
-    const r = await db.raw(sql, {
-      project: projectId,
-      n: ref.name,
-      v: ref.version,
-      u: ref.username,
-      c: ref.channel,
-      rrev: 'recipeRevision' in a ? a.recipeRevision : null,
-      pref: 'packageReference' in a ? a.packageReference : null,
-      prev: 'packageRevision' in a ? a.packageRevision : null,
-      name: fileName,
-    });
-    const row = r.rows[0] as (FileRow & { pkg_id: string | number }) | undefined;
+    const st = lookup(a);
+    const bindings: Record<string, unknown> = { project: projectId, n: ref.name, v: ref.version, u: ref.username, c: ref.channel, name: fileName };
+    if ('recipeRevision' in a) bindings.rrev = a.recipeRevision;
+    if ('packageReference' in a) bindings.pref = a.packageReference;
+    if ('packageRevision' in a) bindings.prev = a.packageRevision;
+    const [row] = await st.rows<FileRow & { pkg_id: string | number }>(db, bindings);
     if (!row) return { packageId: null, file: null };
     return { packageId: Number(row.pkg_id), file: row.id === null ? null : toPackageFile(row) };
   },

@@ -1,6 +1,6 @@
-import type { Db } from '@anvil/db';
+import { type Db, PreparedStatement } from '@anvil/db';
 import type { ConanInfo } from '../conan/conaninfo';
-import { type FileRow, type PackageFile, toPackageFile } from './types';
+import { FILE_COLUMNS, type FileRow, type PackageFile, toPackageFile } from './types';
 
 /** One stored file to record, with the revisions (and reference) it belongs to. */
 export interface FileWrite extends Pick<PackageFile, 'id' | 'packageId' | 'projectId' | 'fileType' | 'fileName' | 'storageKey' | 'fileStore' | 'size' | 'md5' | 'sha1' | 'sha256'> {
@@ -43,10 +43,12 @@ up AS (
     id = EXCLUDED.id, storage_key = EXCLUDED.storage_key, file_store = EXCLUDED.file_store, size = EXCLUDED.size,
     file_md5 = EXCLUDED.file_md5, file_sha1 = EXCLUDED.file_sha1, file_sha256 = EXCLUDED.file_sha256,
     replaced_storage_key = conan_files.storage_key, created_at = now(), updated_at = now()
-  RETURNING *),
+  RETURNING ${FILE_COLUMNS.join(', ')}, replaced_storage_key),
 touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = (SELECT id FROM pkg))
-SELECT up.*, up.replaced_storage_key AS replaced_key FROM up`;
+SELECT ${FILE_COLUMNS.map((c) => `up.${c}`).join(', ')}, up.replaced_storage_key AS replaced_key FROM up`;
 }
+
+const RECORD = { recipe: new PreparedStatement(statement('recipe')), package: new PreparedStatement(statement('package')) };
 
 /** Records uploaded files in one statement each. */
 export const fileWriteStore = {
@@ -73,8 +75,7 @@ export const fileWriteStore = {
       sha1: w.sha1,
       sha256: w.sha256,
     };
-    const r = await db.raw(statement(w.fileType), bindings);
-    const row = r.rows[0] as (FileRow & { replaced_key: string | null }) | undefined;
+    const [row] = await RECORD[w.fileType].rows<FileRow & { replaced_key: string | null }>(db, bindings);
     if (!row) return null;
     return { file: toPackageFile(row), replacedKey: row.replaced_key };
   },

@@ -1,7 +1,12 @@
-import type { Db } from '@anvil/db';
+import { type Db, PreparedStatement } from '@anvil/db';
 import type { RecipeRef } from '../conan/reference';
 import type { Matcher } from '../conan/search-query';
-import { type Package, type PackageRow, toPackage } from './types';
+import { type Package, packageColumns, type PackageRow, toPackage } from './types';
+
+const FIND_RESERVING_FILE_ID = new PreparedStatement(
+  `SELECT ${packageColumns('p')}, nextval(pg_get_serial_sequence('conan_files', 'id')) AS next_file_id FROM conan_packages p
+   WHERE p.project_id = :project AND p.name = :name AND p.version = :version AND p.username = :username AND p.channel = :channel`,
+);
 
 /** What a search selects: projects (ids), name/version matchers, case sensitivity, a limit. */
 export interface PackageSearch {
@@ -24,12 +29,7 @@ export const packageStore = {
 
   /** The package of `ref` and a fresh file id in one round trip (the upload hot path), or null. */
   async findReservingFileId(db: Db, projectId: number, ref: RecipeRef): Promise<{ pkg: Package; fileId: number } | null> {
-    const r = await db.raw(
-      `SELECT p.*, nextval(pg_get_serial_sequence('conan_files', 'id')) AS next_file_id FROM conan_packages p
-       WHERE p.project_id = ? AND p.name = ? AND p.version = ? AND p.username = ? AND p.channel = ?`,
-      [projectId, ref.name, ref.version, ref.username, ref.channel],
-    );
-    const row = r.rows[0] as (PackageRow & { next_file_id: string }) | undefined;
+    const [row] = await FIND_RESERVING_FILE_ID.rows<PackageRow & { next_file_id: string }>(db, { project: projectId, name: ref.name, version: ref.version, username: ref.username, channel: ref.channel });
     return row ? { pkg: toPackage(row), fileId: Number(row.next_file_id) } : null;
   },
 

@@ -46,6 +46,14 @@ export interface PackageFile {
   updatedAt: Date;
 }
 
+/** The columns of a package row, for statements that name them (prepared ones never select `*`). */
+export const PACKAGE_COLUMNS = ['id', 'project_id', 'name', 'version', 'username', 'channel', 'created_at', 'updated_at'] as const;
+
+/** `PACKAGE_COLUMNS` qualified with `alias`, for a select list. */
+export function packageColumns(alias: string): string {
+  return PACKAGE_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
+}
+
 export interface PackageRow {
   id: string | number;
   project_id: string | number;
@@ -70,6 +78,14 @@ export interface PackageReferenceRow {
   reference: string;
   info: ConanInfo;
   created_at: Date;
+}
+
+/** The columns of a file row (see `PACKAGE_COLUMNS`). */
+export const FILE_COLUMNS = ['id', 'package_id', 'project_id', 'file_type', 'recipe_revision_id', 'package_reference_id', 'package_revision_id', 'file_name', 'storage_key', 'file_store', 'size', 'file_md5', 'file_sha1', 'file_sha256', 'created_at', 'updated_at'] as const;
+
+/** `FILE_COLUMNS` qualified with `alias`, for a select or returning list. */
+export function fileColumns(alias: string): string {
+  return FILE_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
 }
 
 export interface FileRow {
