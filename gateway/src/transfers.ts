@@ -72,7 +72,8 @@ export class Transfers {
     req.pipe(digest);
     const done = (async (): Promise<StoredUpload | StoreFailure> => {
       try {
-        await this.storage.put(key, digest);
+        // a fresh key nobody reads before the service is told of it: written in place
+        await this.storage.put(key, digest, { fresh: true });
         const d = await digest.digests();
         if (cancelled) throw new Error('cancelled');
         return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };

@@ -5,7 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Writable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
-import type { ObjectInfo, Storage } from './types';
+import type { ObjectInfo, PutOptions, Storage } from './types';
+
+/** Opens a new file for writing (failing if it exists) and resolves with its descriptor. */
+function openExclusive(file: string): Promise<number> {
+  return new Promise((resolve, reject) => fs.open(file, 'wx', (err, fd) => (err ? reject(err) : resolve(fd))));
+}
 
 /** Stream buffer size for local files: 1 MiB chunks keep syscalls few on large objects. */
 export const LOCAL_CHUNK_SIZE = 1024 * 1024;
@@ -31,7 +36,15 @@ export interface OpenedFile {
   close(): Promise<void>;
 }
 
-async function sendPooled(handle: fsp.FileHandle, size: number, dest: Writable): Promise<void> {
+function readAt(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
+  return new Promise((resolve, reject) => fs.read(fd, buf, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+}
+
+function closeFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.close(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+async function sendPooled(fd: number, size: number, dest: Writable): Promise<void> {
   const free: Buffer[] = [];
   let owned = 0;
   let waiting: (() => void) | null = null;
@@ -66,7 +79,7 @@ async function sendPooled(handle: fsp.FileHandle, size: number, dest: Writable):
         await new Promise<void>((r) => (waiting = r));
         continue;
       }
-      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      const bytesRead = await readAt(fd, buf, Math.min(buf.length, size - pos), pos);
       if (bytesRead === 0) throw new Error('the file is shorter than its size');
       pos += bytesRead;
       const chunk = buf;
@@ -84,7 +97,7 @@ async function sendPooled(handle: fsp.FileHandle, size: number, dest: Writable):
     dest.off('close', onClose);
     dest.off('error', onError);
     dest.off('drain', wake);
-    await handle.close().catch(() => undefined);
+    await closeFd(fd).catch(() => undefined);
     for (const b of free) if (b.length === LOCAL_CHUNK_SIZE && sendPool.length < SEND_POOL_MAX) sendPool.push(b);
   }
 }
@@ -125,33 +138,67 @@ export class LocalStorage implements Storage {
     return file;
   }
 
-  async put(key: string, body: Readable): Promise<{ size: number }> {
+  async put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }> {
     const dest = this.localPath(key);
-    const tmpDir = path.join(this.root, TEMP_DIR);
-    await fsp.mkdir(tmpDir, { recursive: true });
-    const tmp = path.join(tmpDir, randomUUID());
-    const out = fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: LOCAL_CHUNK_SIZE });
+    const file = opts?.fresh ? dest : path.join(this.root, TEMP_DIR, randomUUID());
+    const fd = await this.create(file).catch((e: unknown) => {
+      // as a failed pipeline would: the body is released (its owner hears of the failure from us)
+      body.destroy();
+      throw e;
+    });
+    const out = fs.createWriteStream(file, { fd, highWaterMark: LOCAL_CHUNK_SIZE });
     try {
       await pipeline(body, out);
-      await this.moveInto(tmp, dest);
+      if (file !== dest) this.moveInto(file, dest);
     } catch (e) {
-      await fsp.rm(tmp, { force: true });
+      await fsp.rm(file, { force: true });
       throw e;
     }
     return { size: out.bytesWritten };
   }
 
-  /** Renames the finished temp file over `dest`, recreating the directory if a concurrent delete pruned it. */
-  private async moveInto(tmp: string, dest: string): Promise<void> {
+  /**
+   * Creates `file` exclusively and returns its descriptor, making its directory when missing (the
+   * temp directory on the first put, an upload's directory now and then).
+   */
+  private async create(file: string): Promise<number> {
+    try {
+      return await openExclusive(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      return await openExclusive(file);
+    }
+  }
+
+  /**
+   * Renames a finished file over `dest`, making its directory first unless a rename went there a
+   * moment ago (and again if a concurrent delete pruned it). Synchronous on purpose: two metadata
+   * calls on a local disk take tens of microseconds, less than one round trip through libuv's thread
+   * pool, and this sits on every upload's critical path.
+   */
+  private moveInto(file: string, dest: string): void {
+    const dir = path.dirname(dest);
     for (let attempt = 0; ; attempt++) {
-      await fsp.mkdir(path.dirname(dest), { recursive: true });
+      if (attempt > 0 || !this.recentDirs.has(dir)) fs.mkdirSync(dir, { recursive: true });
       try {
-        await fsp.rename(tmp, dest);
+        fs.renameSync(file, dest);
+        this.rememberDir(dir);
         return;
       } catch (e) {
+        this.recentDirs.delete(dir);
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
       }
     }
+  }
+
+  /** Directories a rename went into lately (a few, oldest dropped first): no mkdir before the next one. */
+  private readonly recentDirs = new Set<string>();
+
+  private rememberDir(dir: string): void {
+    this.recentDirs.delete(dir);
+    this.recentDirs.add(dir);
+    if (this.recentDirs.size > 64) this.recentDirs.delete(this.recentDirs.values().next().value as string);
   }
 
   async get(key: string): Promise<Readable | null> {
@@ -175,10 +222,30 @@ export class LocalStorage implements Storage {
 
   /** Opens the file of `key` for a pooled send (see OpenedFile), or null when it does not exist. */
   async open(key: string): Promise<OpenedFile | null> {
-    const opened = await this.openRegular(key);
-    if (!opened) return null;
-    const { handle, size } = opened;
-    return { size, sendTo: (dest) => sendPooled(handle, size, dest), close: () => handle.close() };
+    // Opened and measured synchronously: two metadata calls on a local disk cost less than the two
+    // round trips through libuv's thread pool they would take, and they delay every download's
+    // first byte. The reads that follow are asynchronous.
+    const file = this.localPath(key);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.fstatSync(fd);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+    if (!st.isFile()) {
+      fs.closeSync(fd);
+      return null;
+    }
+    const size = st.size;
+    return { size, sendTo: (dest) => sendPooled(fd, size, dest), close: () => closeFd(fd) };
   }
 
   /** The open file of `key` and its size; null when there is none (or it is not a regular file). */
@@ -203,7 +270,7 @@ export class LocalStorage implements Storage {
 
   async move(from: string, to: string): Promise<void> {
     const src = this.localPath(from);
-    await this.moveInto(src, this.localPath(to));
+    this.moveInto(src, this.localPath(to));
     await this.prune(path.dirname(src));
   }
 
@@ -238,14 +305,19 @@ export class LocalStorage implements Storage {
     for (const key of keys) await this.delete(key);
   }
 
-  /** Removes empty directories from `dir` up to (not including) the root; stops at the first non-empty one. */
+  /**
+   * Removes empty directories from `dir` up to (not including) the first level below the root; stops
+   * at the first non-empty one. First-level directories (`conan/`, `uploads/`) are namespaces that
+   * fill again at once: removing one whenever it empties would only make the next write recreate it.
+   */
   private async prune(dir: string): Promise<void> {
-    while (dir.startsWith(this.root + path.sep)) {
+    while (dir.startsWith(this.root + path.sep) && path.dirname(dir) !== this.root) {
       try {
         await fsp.rmdir(dir);
       } catch {
         return;
       }
+      this.recentDirs.delete(dir);
       dir = path.dirname(dir);
     }
   }

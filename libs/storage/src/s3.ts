@@ -2,7 +2,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { InvalidKeyError, validateKey, validatePrefix } from './keys';
-import type { ObjectInfo, Storage } from './types';
+import type { ObjectInfo, PutOptions, Storage } from './types';
 
 type ClientS3 = typeof import('@aws-sdk/client-s3');
 type LibStorage = typeof import('@aws-sdk/lib-storage');
@@ -98,7 +98,7 @@ export class S3Storage implements Storage {
     }
   }
 
-  async put(key: string, body: Readable, opts?: { contentType?: string }): Promise<{ size: number }> {
+  async put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }> {
     validateKey(key);
     let size = 0;
     const counter = new Transform({

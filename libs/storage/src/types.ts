@@ -6,14 +6,24 @@ export interface ObjectInfo {
   lastModified?: Date;
 }
 
+export interface PutOptions {
+  contentType?: string;
+  fresh?: boolean;
+}
+
 /**
  * Streaming object storage. Keys are `/`-separated relative paths (no `..`, no leading `/`); every
  * operation throws InvalidKeyError for a key that breaks the rules (see `validateKey`).
  * No operation holds a whole object in memory.
  */
 export interface Storage {
-  /** Streams `body` to `key` (replacing it atomically: readers see the old or the new object, never a part). */
-  put(key: string, body: Readable, opts?: { contentType?: string }): Promise<{ size: number }>;
+  /**
+   * Streams `body` to `key` (replacing it atomically: readers see the old or the new object, never a
+   * part). With `fresh`, the caller promises `key` is new, unique and read by nobody before `put`
+   * resolves (an upload's own key): the local driver then writes it in place, without a temporary
+   * file to rename; a failed put still leaves nothing behind.
+   */
+  put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }>;
   /** A stream of the object, or null when it does not exist. */
   get(key: string): Promise<Readable | null>;
   /** A stream of the object and its size in bytes, or null when it does not exist. */

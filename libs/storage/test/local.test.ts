@@ -58,12 +58,38 @@ describe('LocalStorage on disk', () => {
     expect(fs.readdirSync(path.join(outer, 'root', '.anvil-tmp'))).toEqual([]);
   });
 
-  it('removes directories emptied by delete and deletePrefix', async () => {
+  it('removes directories emptied by delete and deletePrefix, down to the first level', async () => {
     await storage.put('a/b/c', bodyOf('1'));
     await storage.put('d/e/f', bodyOf('2'));
     await storage.delete('a/b/c');
     await storage.deletePrefix('d/e/');
-    expect(fs.readdirSync(path.join(outer, 'root'))).toEqual(['.anvil-tmp']);
+    expect(fs.readdirSync(path.join(outer, 'root')).sort()).toEqual(['.anvil-tmp', 'a', 'd']);
+    expect(fs.readdirSync(path.join(outer, 'root', 'a'))).toEqual([]);
+    expect(fs.readdirSync(path.join(outer, 'root', 'd'))).toEqual([]);
+    // and a put into a directory pruned since it was last written to still lands
+    await storage.put('a/b/c', bodyOf('3'));
+    await storage.delete('a/b/c');
+    await storage.put('a/b/c', bodyOf('4'));
+    expect(fs.readFileSync(storage.localPath('a/b/c'), 'utf8')).toBe('4');
+  });
+
+  it('writes a fresh key in place (no temp file) and leaves nothing when that put fails', async () => {
+    await storage.put('up/one', bodyOf('fresh'), { fresh: true });
+    expect(fs.readFileSync(storage.localPath('up/one'), 'utf8')).toBe('fresh');
+    expect(fs.existsSync(path.join(outer, 'root', '.anvil-tmp'))).toBe(false);
+    const broken = new Readable({ read: () => broken.destroy(new Error('boom')) });
+    await expect(storage.put('up/two', broken, { fresh: true })).rejects.toThrow('boom');
+    expect(fs.readdirSync(path.join(outer, 'root', 'up'))).toEqual(['one']);
+    // a key that exists is never overwritten by a fresh put
+    await expect(storage.put('up/one', bodyOf('again'), { fresh: true })).rejects.toThrow(/EEXIST/);
+    expect(fs.readFileSync(storage.localPath('up/one'), 'utf8')).toBe('fresh');
+  });
+
+  it('remakes its temp directory when something removed it', async () => {
+    await storage.put('t/1', bodyOf('1'));
+    fs.rmSync(path.join(outer, 'root', '.anvil-tmp'), { recursive: true });
+    await storage.put('t/2', bodyOf('2'));
+    expect(fs.readFileSync(storage.localPath('t/2'), 'utf8')).toBe('2');
   });
 
   it('answers null for a key that names a directory', async () => {
