@@ -1,21 +1,5 @@
 import { createPrivateKey, KeyObject, sign } from 'node:crypto';
-import { contextPayloadJson, SignedContextCache, UnsignedContext } from '@anvil/auth';
-
-/** The part of libsodium (sodium-native) the signer uses. */
-interface Sodium {
-  crypto_sign_detached(signature: Buffer, message: Buffer, secretKey: Buffer): void;
-  crypto_sign_seed_keypair(publicKey: Buffer, secretKey: Buffer, seed: Buffer): void;
-}
-
-function loadSodium(): Sodium | null {
-  if (process.env.GATEWAY_SODIUM === '0') return null;
-  try {
-    // optional native dependency: about twice as fast as OpenSSL 3's Ed25519 through node:crypto
-    return require('sodium-native') as Sodium;
-  } catch {
-    return null;
-  }
-}
+import { contextPayloadJson, optionalSodium, SignedContextCache, type Sodium, UnsignedContext } from '@anvil/auth';
 
 /**
  * Signs request contexts exactly as `ContextSigner` in `@anvil/auth` does (same payload, same
@@ -34,7 +18,7 @@ export class GatewaySigner {
   constructor(privateKeyPem: string) {
     this.key = createPrivateKey(privateKeyPem);
     if (this.key.asymmetricKeyType !== 'ed25519') throw new Error('GATEWAY_PRIVATE_KEY must be an Ed25519 private key');
-    this.sodium = loadSodium();
+    this.sodium = optionalSodium('GATEWAY_SODIUM');
     if (this.sodium) {
       const seed = Buffer.from(this.key.export({ format: 'jwk' }).d as string, 'base64url');
       this.sodium.crypto_sign_seed_keypair(Buffer.alloc(32), this.secretKey, seed);

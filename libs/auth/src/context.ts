@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
+import { optionalSodium, type Sodium } from './sodium';
 
 /** The header that carries the gateway-signed request context. Never accepted from outside. */
 export const CONTEXT_HEADER = 'x-anvil-context';
@@ -184,8 +185,25 @@ export class ContextVerifier {
    * CONTEXT_CACHE_ENTRIES, emptied when full.
    */
   private readonly verified = new Map<string, Verified>();
+  private readonly sodium: Sodium | null;
+  private readonly rawKey: Buffer;
+
   constructor(publicKeyPem: string) {
     this.key = createPublicKey(publicKeyPem);
+    if (this.key.asymmetricKeyType !== 'ed25519') throw new Error('the context public key must be an Ed25519 key');
+    this.rawKey = Buffer.from(this.key.export({ format: 'jwk' }).x as string, 'base64url');
+    this.sodium = optionalSodium('ANVIL_SODIUM');
+  }
+
+  /** Which Ed25519 implementation verifies. */
+  get implementation(): 'libsodium' | 'node:crypto' {
+    return this.sodium ? 'libsodium' : 'node:crypto';
+  }
+
+  private signatureValid(payload: string, sig: Buffer): boolean {
+    if (sig.length !== 64) return false;
+    const message = Buffer.from(payload, 'latin1');
+    return this.sodium ? this.sodium.crypto_sign_verify_detached(sig, message, this.rawKey) : verify(null, message, this.key, sig);
   }
 
   /**
@@ -203,7 +221,7 @@ export class ContextVerifier {
     if (dot < 1) throw new ContextError('malformed context');
     const payload = header.slice(0, dot);
     const sig = Buffer.from(header.slice(dot + 1), 'base64url');
-    if (!verify(null, Buffer.from(payload), this.key, sig)) throw new ContextError('bad signature');
+    if (!this.signatureValid(payload, sig)) throw new ContextError('bad signature');
     const json = Buffer.from(payload, 'base64url').toString('utf8');
     let ctx: RequestContext;
     try {

@@ -4,3 +4,4 @@ export * from './access';
 export * from './identity-client';
 export * from './transfer';
 export * from './shared-answer';
+export * from './sodium';

@@ -64,6 +64,42 @@ describe('internal request context', () => {
   });
 });
 
+describe.each([
+  ['libsodium', undefined],
+  ['node:crypto', '0'],
+])('signature check with %s', (impl, flag) => {
+  const keys = generateContextKeys();
+  const signer = new ContextSigner(keys.privateKey);
+  let verifier: ContextVerifier;
+  beforeAll(() => {
+    const before = process.env.ANVIL_SODIUM;
+    if (flag) process.env.ANVIL_SODIUM = flag;
+    try {
+      verifier = new ContextVerifier(keys.publicKey);
+    } finally {
+      if (before === undefined) delete process.env.ANVIL_SODIUM;
+      else process.env.ANVIL_SODIUM = before;
+    }
+  });
+
+  it('uses that implementation (libsodium is installed here)', () => {
+    expect(verifier.implementation).toBe(impl);
+  });
+
+  it('accepts the gateway’s signature and refuses a flipped bit, a short or long signature, or another key', () => {
+    const h = signer.sign(base);
+    expect(verifier.verify(h, 'GET', base.p).user?.id).toBe(1);
+    const [payload, sig] = signer.sign({ ...base, p: '/other' }).split('.');
+    const bytes = Buffer.from(sig, 'base64url');
+    bytes[10] ^= 1;
+    expect(() => verifier.verify(`${payload}.${bytes.toString('base64url')}`, 'GET', '/other')).toThrow('bad signature');
+    expect(() => verifier.verify(`${payload}.${bytes.subarray(0, 63).toString('base64url')}`, 'GET', '/other')).toThrow('bad signature');
+    expect(() => verifier.verify(`${payload}.${Buffer.concat([bytes, Buffer.alloc(1)]).toString('base64url')}`, 'GET', '/other')).toThrow('bad signature');
+    const other = new ContextSigner(generateContextKeys().privateKey);
+    expect(() => verifier.verify(other.sign({ ...base, p: '/third' }), 'GET', '/third')).toThrow('bad signature');
+  });
+});
+
 describe('verified-header cache', () => {
   const keys = generateContextKeys();
   const signer = new ContextSigner(keys.privateKey);
