@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
+import { CONTEXT_HEADER, IdentityClient, RequestContext, type StoredUpload, type TransferFields, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
 import { Authenticator, Principal } from './auth';
@@ -54,6 +54,13 @@ const BIG_BODY = 64 * 1024;
  * or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
  */
 const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
+
+/**
+ * Largest declared upload stored before the service is asked: one trip to it (the stored body)
+ * instead of two (a pre-authorisation overlapping the body, then the stored body), which for small
+ * bodies costs more than the overlap saves. A refused one costs at most this much writing and deleting.
+ */
+export const PREAUTHORIZE_ABOVE = 4 * 1024 * 1024;
 
 /** Security headers GitLab sets on every API response. */
 const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
@@ -206,19 +213,27 @@ export class Gateway {
   }
 
   /**
-   * An upload the gateway stores itself: the service pre-authorises it, the body goes to storage with
-   * its digests, and the request is forwarded without it, naming what was stored. The two overlap
-   * (the body streams while the service answers); a refusal stops the body, discards it and is
-   * relayed as the service gave it. A client that sent `Expect: 100-continue` is refused before it
-   * sends a byte. A body nobody claimed is deleted.
+   * An upload the gateway stores itself: the body goes to storage with its digests and the request is
+   * forwarded without it, naming what was stored. A body of a known length up to
+   * `PREAUTHORIZE_ABOVE` takes one trip to the service: stored, then forwarded (the service runs
+   * every check then, and a refusal discards it). A larger one, one of unknown length, or one whose
+   * client waits for `100 Continue` is pre-authorised first: the service's checks run while the body
+   * streams (or before the client sends a byte), and a refusal stops the body, discards it and is
+   * relayed as the service gave it. A body nobody claimed is deleted.
    */
   private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: Omit<ForwardSpec, 'context'>, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
     const transfers = this.deps.transfers!;
     const length = req.headers['content-length'];
     const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+    const waitsForContinue = req.headers.expect?.toLowerCase() === '100-continue';
+    if (declared !== null && declared <= PREAUTHORIZE_ABOVE && !waitsForContinue) {
+      const stored = await transfers.begin(req, declared).done;
+      if (stored === 'aborted') return;
+      if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
+      return this.forwardStored(req, res, trace, spec, ctx, stored);
+    }
     const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
     const authorizing = transfers.authorize(spec.upstream, spec.path, requestHeaders(req, { ...spec, bodyless: true, context: this.deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
-    const waitsForContinue = req.headers.expect?.toLowerCase() === '100-continue';
     let body = waitsForContinue ? null : transfers.begin(req);
     let answer: Awaited<typeof authorizing>;
     try {
@@ -243,7 +258,13 @@ export class Gateway {
     const stored = await body.done;
     if (stored === 'aborted') return;
     if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
-    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored, ...(answer.reservation ? { reservation: answer.reservation } : {}) } };
+    this.forwardStored(req, res, trace, spec, ctx, stored, answer.reservation);
+  }
+
+  /** Forwards an upload without its body, naming the object stored for it (deleted unless the service takes it). */
+  private forwardStored(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: Omit<ForwardSpec, 'context'>, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields, stored: StoredUpload, reservation?: UploadReservation): void {
+    const transfers = this.deps.transfers!;
+    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored, ...(reservation ? { reservation } : {}) } };
     const final: ForwardSpec = {
       ...spec,
       bodyless: true,

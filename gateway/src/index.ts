@@ -18,7 +18,7 @@ import { Transfers } from './transfers';
 
 export { configSchema } from './config';
 export type { GatewayConfig } from './config';
-export { Gateway } from './gateway';
+export { Gateway, PREAUTHORIZE_ABOVE } from './gateway';
 export { ROUTES } from './routes';
 export type { RouteDef, ServiceName, Resolve } from './routes';
 export { RouteMatcher } from './matcher';

@@ -5,12 +5,14 @@ import type { RequestContext } from './context';
  * Accelerated file transfers, as GitLab Workhorse does them for Rails: the gateway moves the bytes of
  * large files itself, so a service never streams them through a second hop.
  *
- * - Uploads: the gateway first asks the service to pre-authorise the request (`transfer.phase =
- *   'authorize'`, no body): the service runs every check the real request would (access, declared
- *   size) and answers `200 {"MaximumSize": n}` or its refusal. The gateway then streams the body into
- *   storage under `uploads/<uuid>` while measuring size, MD5, SHA-1 and SHA-256, and forwards the
- *   request without a body and with `transfer.phase = 'stored'` naming the object and its digests;
- *   the service moves the object into place and records it.
+ * - Uploads: the gateway streams the body into storage under `uploads/<uuid>` while measuring size,
+ *   MD5, SHA-1 and SHA-256, and forwards the request without a body and with `transfer.phase =
+ *   'stored'` naming the object and its digests; the service runs every check the request needs,
+ *   then moves the object into place and records it (or refuses, and the gateway deletes it). A body
+ *   larger than a few MiB, of unknown length, or sent after `100 Continue`, is pre-authorised first
+ *   (`transfer.phase = 'authorize'`, no body), while it streams: the service runs the same checks
+ *   with the declared size and answers `200 {"MaximumSize": n, "Reservation": …}` or its refusal,
+ *   which stops the body.
  * - Downloads: the gateway marks requests it can serve files for (`send_file`); the service answers
  *   with the headers of the file and `x-anvil-send-file: <storage key>` instead of the bytes, and the
  *   gateway streams the object from storage.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { AccessLevel, UPLOADS_PREFIX } from '@anvil/auth';
+import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
 import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { md5, PKG_ID, PREV, RREV, sha1, sha256 } from './helpers';
 
@@ -14,7 +15,7 @@ import { md5, PKG_ID, PREV, RREV, sha1, sha256 } from './helpers';
 let f: MiniFleet;
 let owner: Awaited<ReturnType<typeof userWithProject>>;
 let jwt: string;
-const LIMIT = 4 * 1024 * 1024;
+const LIMIT = 2 * PREAUTHORIZE_ABOVE;
 
 beforeAll(async () => {
   f = await startMiniFleet({ CONAN_MAX_FILE_SIZE: String(LIMIT) });
@@ -42,12 +43,12 @@ interface Answer {
 }
 
 /** A raw request through the gateway: body sent whole, in chunks (chunked encoding), or after 100-continue. */
-function send(method: string, path: string, opts: { body?: Buffer; chunked?: boolean; expectContinue?: boolean; headers?: Record<string, string>; token?: string } = {}): Promise<Answer> {
+function send(method: string, path: string, opts: { body?: Buffer; chunked?: boolean; expectContinue?: boolean; headers?: Record<string, string>; token?: string; agent?: http.Agent } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${opts.token ?? jwt}`, ...opts.headers };
     if (opts.body && !opts.chunked) headers['Content-Length'] = String(opts.body.length);
     if (opts.expectContinue) headers.Expect = '100-continue';
-    const req = http.request(`${f.url}${path}`, { method, headers, agent: false }, (res) => {
+    const req = http.request(`${f.url}${path}`, { method, headers, agent: opts.agent ?? false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), continued }));
@@ -77,8 +78,11 @@ async function leftoverUploads(): Promise<string[]> {
 }
 
 describe('accelerated uploads and downloads through the gateway', () => {
-  it('stores the body with its digests, moves it into place and sends it back byte for byte', async () => {
-    const data = randomBytes(3 * 1024 * 1024 + 123);
+  it.each([
+    ['in one trip (a small body: stored, then forwarded)', PREAUTHORIZE_ABOVE - 1000],
+    ['pre-authorised (a larger body: authorised while it streams)', PREAUTHORIZE_ABOVE + 123],
+  ])('stores the body with its digests, moves it into place and sends it back byte for byte, %s', async (_how, size) => {
+    const data = randomBytes(size);
     const up = await send('PUT', recipeFile('conan_sources.tgz'), { body: data });
     expect(up.status).toBe(200);
     const record = JSON.parse(up.body.toString());
@@ -135,12 +139,21 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(JSON.parse(r.body.toString())).toEqual({ message: '403 Forbidden' });
     expect(r.continued).toBe(false);
     expect(await leftoverUploads()).toEqual([]);
-    // without Expect the body streams while the registry decides; the refusal discards it
+    // without Expect: a small body of known length is read whole and the refusal discards it (the
+    // connection stays open); a larger or chunked one streams while the registry decides, and the
+    // refusal stops it (the connection closes, the rest unread)
     const before = (await send('GET', recipeFile('conan_sources.tgz'))).body;
-    for (const chunked of [false, true]) {
-      const streamed = await send('PUT', recipeFile('conan_sources.tgz'), { body: randomBytes(1_500_000), chunked, headers: basic('accel-reporter', reporter.token) });
+    for (const [size, chunked, connection] of [
+      [1_500_000, false, 'keep-alive'],
+      [PREAUTHORIZE_ABOVE + 1, false, 'close'],
+      [1_500_000, true, 'close'],
+    ] as const) {
+      const agent = new http.Agent({ keepAlive: true });
+      const streamed = await send('PUT', recipeFile('conan_sources.tgz'), { body: randomBytes(size), chunked, headers: basic('accel-reporter', reporter.token), agent });
+      agent.destroy();
       expect(streamed.status).toBe(403);
       expect(JSON.parse(streamed.body.toString())).toEqual({ message: '403 Forbidden' });
+      expect(streamed.headers.connection).toBe(connection);
     }
     for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await leftoverUploads()).toEqual([]);
@@ -244,6 +257,8 @@ describe('accelerated uploads and downloads through the gateway', () => {
     } finally {
       fs.rmSync(blocker, { force: true });
     }
-    expect(fs.readdirSync(path.join(root, '.anvil-tmp'))).toEqual([]);
+    const temp = path.join(root, '.anvil-tmp');
+    expect(fs.existsSync(temp) ? fs.readdirSync(temp) : []).toEqual([]);
+    expect(await leftoverUploads()).toEqual([]);
   });
 });

@@ -14,9 +14,10 @@ import { checkDeclaredSize, fileTooLarge, isDedupProbe, sendFile, uploadError } 
 /**
  * A file PUT (v1 or v2): Developer or 403, the declared size checked, the package found or created,
  * Conan 1's empty dedup probe answered `null` without storing, then the body streamed to storage.
- * Answers the package file record. Through the gateway the same request comes twice (see
- * `TransferContext` in @anvil/auth): a pre-authorisation, answered with the size limit after the
- * same checks, then the request naming the body the gateway stored, which is moved into place.
+ * Answers the package file record. Through the gateway the request comes without its body, naming
+ * the body the gateway stored, which is moved into place (see `TransferContext` in @anvil/auth); for
+ * a large body it comes first as a pre-authorisation, answered with the size limit (and the package
+ * and file id, reserved) after the same checks.
  */
 export async function receiveFile(req: Request, res: Response, deps: RouteDeps, project: ProjectScope, ref: RecipeRef, target: UploadTarget, fileName: string): Promise<void> {
   authorizeUpload(callerOf(ctx(req)), project);
