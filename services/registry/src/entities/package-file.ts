@@ -1,9 +1,9 @@
 import type { PackageFile } from '../packages/types';
-import { urlOfKey } from '../packages/storage-keys';
+import { fileUrlPath } from '../packages/storage-keys';
 
 /**
  * The package file record a v1 or v2 upload answers with (GitLab serialises the database row):
- * every column, unset verification fields null, `file.url` the storage-relative path.
+ * every column, unset verification fields null, `file.url` GitLab's storage-relative path of it.
  */
 export function toPackageFileRecord(f: PackageFile) {
   return {
@@ -16,7 +16,7 @@ export function toPackageFileRecord(f: PackageFile) {
     file_md5: f.md5,
     file_sha1: f.sha1,
     file_name: f.fileName,
-    file: { url: urlOfKey(f.storageKey) },
+    file: { url: fileUrlPath(f.projectId, f.packageId, f.id, f.fileName) },
     file_sha256: f.sha256,
     verification_retry_at: null,
     verified_at: null,

@@ -7,7 +7,6 @@ import { type ConanInfo, parseConanInfo } from '../conan/conaninfo';
 import type { RecipeRef } from '../conan/reference';
 import { PRODUCER, type PackageEventV1, RegistryEvents } from '../events/contracts';
 import type { RegistryDeps } from './deps';
-import { fileStore } from './file-store';
 import { type FileWrite, fileWriteStore } from './file-write-store';
 import { packageStore } from './package-store';
 import { fileStorageKey } from './storage-keys';
@@ -70,29 +69,32 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
  * `conaninfo.txt` also sets its package reference's metadata (left as it was when it does not parse).
  */
 export async function uploadFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
-  const id = reservedId ?? (await fileStore.reserveId(deps.db));
-  const key = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
+  const key = fileStorageKey(pkg.projectId);
   const isInfo = isConanInfo(target, fileName);
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
   const info = isInfo ? parsedInfo(deps, digest.captured()) : undefined;
-  return recordFile(deps, pkg, target, fileName, id, key, await digest.digests(), info);
+  return recordFile(deps, { projectId: pkg.projectId, id: pkg.id }, target, fileName, reservedId, key, await digest.digests(), info);
 }
+
+/** The package an upload goes to: found or reserved already (by id), or only named (by reference). */
+export type UploadPackage = { projectId: number; id: number } | { projectId: number; ref: RecipeRef };
 
 /**
  * The same for a body the gateway already stored under `upload.key` with its digests (an accelerated
- * upload): the object is moved into place instead of streamed. Whatever fails, the uploaded object
- * does not stay behind.
+ * upload): the object is moved into place instead of streamed. Its package may be named by reference
+ * only: the file is then recorded in the same statement that finds the package (no lookup first),
+ * and the package is created (and announced) only when that finds none. Whatever fails, the uploaded
+ * object does not stay behind.
  */
-export async function recordStoredUpload(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, upload: StoredUpload, reservedId?: number): Promise<PackageFile> {
+export async function recordStoredUpload(deps: RegistryDeps, pkg: UploadPackage, target: UploadTarget, fileName: string, upload: StoredUpload, reservedId?: number): Promise<PackageFile> {
   let key: string | null = null;
   try {
     if (upload.size > deps.maxFileSize) throw new FileTooLargeError();
-    const id = reservedId ?? (await fileStore.reserveId(deps.db));
     const info = isConanInfo(target, fileName) ? parsedInfo(deps, await readHead(deps, upload.key, CONANINFO_CAPTURE)) : undefined;
-    const dest = fileStorageKey(pkg.projectId, pkg.id, id, fileName);
+    const dest = fileStorageKey(pkg.projectId);
     await deps.storage.move(upload.key, dest);
     key = dest;
-    return await recordFile(deps, pkg, target, fileName, id, key, upload, info);
+    return await recordFile(deps, pkg, target, fileName, reservedId, key, upload, info);
   } finally {
     if (key === null) await deps.storage.delete(upload.key).catch(() => undefined);
   }
@@ -131,11 +133,14 @@ export function reservedPackage(projectId: number, r: UploadReservation): { pkg:
   return { pkg: { id: r.package_id, projectId }, fileId: r.file_id };
 }
 
-/** Records a stored object as the file; on failure the object is deleted. */
-async function recordFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, id: number, key: string, d: Digests, info: ConanInfo | undefined): Promise<PackageFile> {
+/**
+ * Records a stored object as the file; on failure the object is deleted. A package named by reference
+ * that is not there is created, and the file recorded in it.
+ */
+async function recordFile(deps: RegistryDeps, pkg: UploadPackage, target: UploadTarget, fileName: string, id: number | undefined, key: string, d: Digests, info: ConanInfo | undefined): Promise<PackageFile> {
   const write: FileWrite = {
     id,
-    packageId: pkg.id,
+    package: 'id' in pkg ? { id: pkg.id } : { ref: pkg.ref },
     projectId: pkg.projectId,
     fileType: target.kind,
     recipeRevision: target.recipeRevision,
@@ -150,9 +155,17 @@ async function recordFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'project
     sha1: d.sha1,
     sha256: d.sha256,
   };
-  let result: Awaited<ReturnType<typeof fileWriteStore.record>>;
+  let result: Awaited<ReturnType<typeof fileWriteStore.record>> = null;
   try {
-    result = (await fileWriteStore.record(deps.db, write)) ?? (await fileWriteStore.record(deps.db, write));
+    if ('ref' in pkg) {
+      result = await fileWriteStore.record(deps.db, write);
+      if (!result) {
+        // no such package yet (or a delete raced): create it, then record into it by id
+        const { pkg: created } = await findOrCreatePackage(deps.db, pkg.projectId, pkg.ref);
+        write.package = { id: created.id };
+      }
+    }
+    result ??= (await fileWriteStore.record(deps.db, write)) ?? (await fileWriteStore.record(deps.db, write));
     if (!result) throw new FileSlotGoneError();
   } catch (e) {
     await deps.storage.delete(key).catch(() => undefined);

@@ -7,7 +7,8 @@ import { toPackageFileRecord } from '../entities/package-file';
 import { FileNotFoundError } from '../packages/conan-finder';
 import { type FileAddress, fileLookupStore } from '../packages/file-lookup-store';
 import { fileStore } from '../packages/file-store';
-import { FileSlotGoneError, findOrCreatePackage, recordStoredUpload, reservedPackage, uploadFile, type UploadTarget } from '../packages/upload-service';
+import type { PackageFile } from '../packages/types';
+import { FileSlotGoneError, findOrCreatePackage, recordStoredUpload, reservedPackage, type UploadPackage, uploadFile, type UploadTarget } from '../packages/upload-service';
 import type { RouteDeps } from './route-deps';
 import { checkDeclaredSize, fileTooLarge, isDedupProbe, sendFile, uploadError } from './transfer';
 
@@ -33,12 +34,19 @@ export async function receiveFile(req: Request, res: Response, deps: RouteDeps, 
   }
   if (transfer?.phase !== 'stored') checkDeclaredSize(req, limit);
   if (transfer?.phase === 'stored' && !isUploadKey(transfer.upload.key)) throw new BadRequestError('upload is invalid');
-  const { pkg, fileId } = transfer?.phase === 'stored' && transfer.reservation ? reservedPackage(project.id, transfer.reservation) : await findOrCreatePackage(deps.registry.db, project.id, ref);
-  if (!transfer && isDedupProbe(req)) {
-    res.status(200).json(null);
-    return;
+  let stored: Promise<PackageFile>;
+  if (transfer?.phase === 'stored') {
+    // reserved at the pre-authorisation, or found (or created) by the statement that records the file
+    const { pkg, fileId }: { pkg: UploadPackage; fileId?: number } = transfer.reservation ? reservedPackage(project.id, transfer.reservation) : { pkg: { projectId: project.id, ref } };
+    stored = recordStoredUpload(deps.registry, pkg, target, fileName, transfer.upload, fileId);
+  } else {
+    const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
+    if (!transfer && isDedupProbe(req)) {
+      res.status(200).json(null);
+      return;
+    }
+    stored = uploadFile(deps.registry, pkg, target, fileName, req, fileId);
   }
-  const stored = transfer?.phase === 'stored' ? recordStoredUpload(deps.registry, pkg, target, fileName, transfer.upload, fileId) : uploadFile(deps.registry, pkg, target, fileName, req, fileId);
   const file = await stored.catch((e: unknown) => {
     // deleted while the file was on its way: as for any file of a package that is not there
     if (e instanceof FileSlotGoneError) throw new NotFoundError('Package');

@@ -48,6 +48,42 @@ describe('a stored upload (transfer.phase = stored)', () => {
     expect(await svc.deps.storage.head(upload.key)).toBeNull();
   });
 
+  it('without a reservation creates the package on its first file (announced once) and records later files by reference', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev5');
+    const slot = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files`;
+    const first = await stored(Buffer.from('print("one")\n'));
+    const a = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: first } }).put(`${slot}/conanfile.py`).expect(200);
+    const [pkg] = await svc.deps.db('conan_packages').where({ project_id: p.id });
+    expect(a.body).toMatchObject({ package_id: Number(pkg.id), project_id: p.id, size: first.size, file_md5: first.md5, file_name: 'conanfile.py' });
+    // file.url is GitLab's path of the record, whatever the object's key
+    expect(a.body.file.url).toMatch(new RegExp(`^/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}/packages/${pkg.id}/files/${a.body.id}/conanfile.py$`));
+    const second = await stored(Buffer.from('manifest'));
+    const b = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: second } }).put(`${slot}/conanmanifest.txt`).expect(200);
+    expect(b.body.package_id).toBe(Number(pkg.id));
+    expect(b.body.id).toBeGreaterThan(a.body.id);
+    const created = (await svc.deps.db('outbox').where({ type: 'registry.package.created' })).filter((r: { data: { id: number } }) => String(r.data.id) === String(pkg.id));
+    expect(created).toHaveLength(1);
+    for (const u of [first, second]) expect(await svc.deps.storage.head(u.key)).toBeNull();
+    const rows = await svc.deps.db('conan_files').where({ project_id: p.id }).orderBy('id');
+    expect(rows.map((r: { file_name: string }) => r.file_name)).toEqual(['conanfile.py', 'conanmanifest.txt']);
+    for (const r of rows) expect((await svc.deps.storage.head(r.storage_key))?.size).toBe(Number(r.size));
+  });
+
+  it('without a reservation records into a package made again after a delete (nothing of the old one reused)', async () => {
+    const p = project('private', AccessLevel.MAINTAINER);
+    const dev = user('phase-dev6');
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    const a = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: await stored(Buffer.from('a')) } }).put(file).expect(200);
+    // the only revision: the package goes with it
+    await svc.as(asUser(dev, p)).delete(`${v2(p)}/${recipePath(p)}/revisions/${RREV}`).expect(200);
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
+    const b = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: await stored(Buffer.from('bb')) } }).put(file).expect(200);
+    expect(b.body.package_id).not.toBe(a.body.package_id);
+    expect((await svc.deps.db('conan_packages').where({ project_id: p.id })).map((r: { id: string }) => Number(r.id))).toEqual([b.body.package_id]);
+    expect((await svc.as(asUser(dev, p)).get(file).buffer(true)).body.toString()).toBe('bb');
+  });
+
   it('refuses a reservation of another project’s package (404, nothing recorded, the object deleted)', async () => {
     const mine = project('private', AccessLevel.DEVELOPER);
     const other = project('private', AccessLevel.DEVELOPER);
