@@ -172,33 +172,21 @@ export class LocalStorage implements Storage {
   }
 
   /**
-   * Renames a finished file over `dest`, making its directory first unless a rename went there a
-   * moment ago (and again if a concurrent delete pruned it). Synchronous on purpose: two metadata
-   * calls on a local disk take tens of microseconds, less than one round trip through libuv's thread
-   * pool, and this sits on every upload's critical path.
+   * Renames a finished file over `dest`, making its directory when the rename finds none (the first
+   * object there, or a concurrent delete pruned it). Synchronous on purpose: a rename on a local disk
+   * takes tens of microseconds, less than one round trip through libuv's thread pool, and this sits
+   * on every upload's critical path.
    */
   private moveInto(file: string, dest: string): void {
-    const dir = path.dirname(dest);
     for (let attempt = 0; ; attempt++) {
-      if (attempt > 0 || !this.recentDirs.has(dir)) fs.mkdirSync(dir, { recursive: true });
       try {
         fs.renameSync(file, dest);
-        this.rememberDir(dir);
         return;
       } catch (e) {
-        this.recentDirs.delete(dir);
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
+        fs.mkdirSync(path.dirname(dest), { recursive: true });
       }
     }
-  }
-
-  /** Directories a rename went into lately (a few, oldest dropped first): no mkdir before the next one. */
-  private readonly recentDirs = new Set<string>();
-
-  private rememberDir(dir: string): void {
-    this.recentDirs.delete(dir);
-    this.recentDirs.add(dir);
-    if (this.recentDirs.size > 64) this.recentDirs.delete(this.recentDirs.values().next().value as string);
   }
 
   async get(key: string): Promise<Readable | null> {
@@ -317,7 +305,6 @@ export class LocalStorage implements Storage {
       } catch {
         return;
       }
-      this.recentDirs.delete(dir);
       dir = path.dirname(dir);
     }
   }
