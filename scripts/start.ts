@@ -104,7 +104,11 @@ async function main(): Promise<void> {
 
   const running: RunningService[] = [];
   let gateway: { stop(): Promise<void> } | null = null;
+  let stopping = false;
   const stop = async () => {
+    // a second signal while stopping (a terminal's Ctrl-C reaches a wrapper and its child alike) changes nothing
+    if (stopping) return;
+    stopping = true;
     log('stopping');
     await gateway?.stop().catch(() => undefined);
     for (const s of running.reverse()) await s.stop().catch(() => undefined);
@@ -112,8 +116,8 @@ async function main(): Promise<void> {
     await pg?.stop().catch(() => undefined);
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 
   for (const def of SERVICES) {
     const port = Number(new URL(env[URL_VARS[def.name]]!).port);

@@ -16,10 +16,9 @@ interface Started {
 
 /** Runs the README's start command (without the install step) on the embedded default. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
   const clean = { ...process.env };
   for (const k of ['DATABASE_URL', 'AMQP_URL', 'STORAGE_DRIVER', 'ADMIN_TOKEN', 'GATEWAY_PRIVATE_KEY', 'GATEWAY_PUBLIC_KEY', 'INTERNAL_API_TOKEN']) delete clean[k];
-  const proc = spawn(process.execPath, [tsx, 'scripts/start.ts'], { cwd: ROOT, env: { ...clean, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...clean, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));

@@ -69,9 +69,10 @@ export interface FleetOptions {
 }
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
-  const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
-  // the process settings production runs with (the Dockerfile's), so benchmarks measure the same
-  const proc = spawn(process.execPath, [tsx, entry], { cwd: ROOT, env: withProcessEnv(name === 'gateway' ? 'gateway' : 'service', { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // one process per service, as the Dockerfile runs it (tsx as a loader, not the tsx command, whose
+  // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
+  // production runs with, so benchmarks measure the same
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: withProcessEnv(name === 'gateway' ? 'gateway' : 'service', { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
