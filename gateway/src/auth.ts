@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Actor, IdentityClient, RequestContext, ResolvedToken, TokenFailure } from '@anvil/auth';
 import { TtlCache } from './cache';
 import { Credential, QueryParams, readCredential, readSudo } from './credentials';
-import { verifyRegistryJwt } from './jwt';
+import { RegistryJwtVerifier } from './jwt';
 import { refuse, Refusal, refusals } from './refusals';
 
 /** Who the request acts as, after authentication and `sudo`. */
@@ -61,12 +61,15 @@ export class Authenticator {
   private readonly tokenIds: TtlCache<TokenResult>;
   private readonly passwords: TtlCache<Actor | null>;
   private readonly users: TtlCache<Actor | null>;
+  /** Registry JWTs whose signature verified (the token behind one is still resolved, and cached, as above). */
+  private readonly jwts: RegistryJwtVerifier;
 
   constructor(
     private readonly identity: IdentityClient,
-    private readonly jwtSecret: string | undefined,
+    jwtSecret: string | undefined,
     ttlMs: number,
   ) {
+    this.jwts = new RegistryJwtVerifier(jwtSecret);
     const negative = Math.min(ttlMs, 2000);
     this.tokens = new TtlCache<TokenResult>(ttlMs, negative, isError);
     this.tokenIds = new TtlCache<TokenResult>(ttlMs, negative, isError);
@@ -111,7 +114,7 @@ export class Authenticator {
 
   /** A registry JWT: valid signature and expiry, and its token still valid; otherwise anonymous. */
   private async fromJwt(token: string): Promise<Principal> {
-    const claims = verifyRegistryJwt(token, this.jwtSecret);
+    const claims = this.jwts.verify(token);
     if (!claims) return ANONYMOUS;
     const key = `${claims.access_token}:${claims.user_id}`;
     const r = await this.tokenIds.get(key, () => this.identity.resolveTokenId(claims.access_token, claims.user_id));
