@@ -198,25 +198,34 @@ export class LocalStorage implements Storage {
    * the file (a 1 KB object does not cost a 1 MiB buffer).
    */
   async read(key: string): Promise<{ body: Readable; size: number } | null> {
-    const opened = await this.openRegular(key);
+    const opened = this.openFile(key);
     if (!opened) return null;
-    const { handle, size } = opened;
+    const { fd, size } = opened;
     if (size === 0) {
-      await handle.close();
+      fs.closeSync(fd);
       return { body: Readable.from([]), size: 0 };
     }
-    return { body: handle.createReadStream({ start: 0, end: size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, size) }), size };
+    return { body: fs.createReadStream('', { fd, start: 0, end: size - 1, highWaterMark: Math.min(LOCAL_CHUNK_SIZE, size) }), size };
   }
 
   /** Opens the file of `key` for a pooled send (see OpenedFile), or null when it does not exist. */
   async open(key: string): Promise<OpenedFile | null> {
-    // Opened and measured synchronously: two metadata calls on a local disk cost less than the two
-    // round trips through libuv's thread pool they would take, and they delay every download's
-    // first byte. The reads that follow are asynchronous.
-    const file = this.localPath(key);
+    const opened = this.openFile(key);
+    if (!opened) return null;
+    const { fd, size } = opened;
+    return { size, sendTo: (dest) => sendPooled(fd, size, dest), close: () => closeFd(fd) };
+  }
+
+  /**
+   * The open descriptor of `key`'s file and its size; null when there is none (or it is not a regular
+   * file). Opened and measured synchronously: two metadata calls on a local disk cost less than the
+   * two round trips through libuv's thread pool they would take, and they delay every download's first
+   * byte. The reads that follow are asynchronous.
+   */
+  private openFile(key: string): { fd: number; size: number } | null {
     let fd: number;
     try {
-      fd = fs.openSync(file, 'r');
+      fd = fs.openSync(this.localPath(key), 'r');
     } catch (e) {
       if (isMissing(e)) return null;
       throw e;
@@ -232,28 +241,7 @@ export class LocalStorage implements Storage {
       fs.closeSync(fd);
       return null;
     }
-    const size = st.size;
-    return { size, sendTo: (dest) => sendPooled(fd, size, dest), close: () => closeFd(fd) };
-  }
-
-  /** The open file of `key` and its size; null when there is none (or it is not a regular file). */
-  private async openRegular(key: string): Promise<{ handle: fsp.FileHandle; size: number } | null> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(this.localPath(key), 'r');
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
-    const st = await handle.stat().catch(async (e: unknown) => {
-      await handle.close();
-      throw e;
-    });
-    if (!st.isFile()) {
-      await handle.close();
-      return null;
-    }
-    return { handle, size: st.size };
+    return { fd, size: st.size };
   }
 
   async move(from: string, to: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Db, PreparedStatement } from '@anvil/db';
 import { type RecipeRef, V1_REVISION } from '../conan/reference';
-import { fileColumns, type FileRow, type PackageFile, toPackageFile } from './types';
+import { FILE_COLUMNS, type FileRow, type PackageFile, qualified, toPackageFile } from './types';
 
 /** Which file a download names: by v2 revisions, or the v1 view (revision `0` if written, else newest). */
 export type FileAddress =
@@ -29,7 +29,7 @@ function lookup(a: FileAddress): PreparedStatement {
   const kind = `${a.protocol}/${a.kind}`;
   let st = LOOKUPS.get(kind);
   if (!st) {
-    st = new PreparedStatement(`SELECT p.id AS pkg_id, ${fileColumns('f')} FROM conan_packages p ${joins(a)}
+    st = new PreparedStatement(`SELECT p.id AS pkg_id, ${qualified('f', FILE_COLUMNS)} FROM conan_packages p ${joins(a)}
       WHERE p.project_id = :project AND p.name = :n AND p.version = :v AND p.username = :u AND p.channel = :c LIMIT 1`);
     LOOKUPS.set(kind, st);
   }

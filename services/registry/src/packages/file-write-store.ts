@@ -1,7 +1,7 @@
 import { type Db, PreparedStatement } from '@anvil/db';
 import type { ConanInfo } from '../conan/conaninfo';
 import type { RecipeRef } from '../conan/reference';
-import { FILE_COLUMNS, type FileRow, type PackageFile, toPackageFile } from './types';
+import { FILE_COLUMNS, type FileRow, type PackageFile, qualified, toPackageFile } from './types';
 
 /** One stored file to record, with the revisions (and reference) it belongs to. */
 export interface FileWrite extends Pick<PackageFile, 'projectId' | 'fileType' | 'fileName' | 'storageKey' | 'fileStore' | 'size' | 'md5' | 'sha1' | 'sha256'> {
@@ -63,7 +63,7 @@ up AS (
     replaced_storage_key = conan_files.storage_key, created_at = now(), updated_at = now()
   RETURNING ${FILE_COLUMNS.join(', ')}, replaced_storage_key),
 touch AS (UPDATE conan_packages SET updated_at = now() WHERE id = (SELECT id FROM pkg))
-SELECT ${FILE_COLUMNS.map((c) => `up.${c}`).join(', ')}, up.replaced_storage_key AS replaced_key FROM up`;
+SELECT ${qualified('up', FILE_COLUMNS)}, up.replaced_storage_key AS replaced_key FROM up`;
 }
 
 const RECORD = {

@@ -1,10 +1,10 @@
 import { type Db, PreparedStatement } from '@anvil/db';
 import type { RecipeRef } from '../conan/reference';
 import type { Matcher } from '../conan/search-query';
-import { type Package, packageColumns, type PackageRow, toPackage } from './types';
+import { type Package, PACKAGE_COLUMNS, type PackageRow, qualified, toPackage } from './types';
 
 const FIND_RESERVING_FILE_ID = new PreparedStatement(
-  `SELECT ${packageColumns('p')}, nextval(pg_get_serial_sequence('conan_files', 'id')) AS next_file_id FROM conan_packages p
+  `SELECT ${qualified('p', PACKAGE_COLUMNS)}, nextval(pg_get_serial_sequence('conan_files', 'id')) AS next_file_id FROM conan_packages p
    WHERE p.project_id = :project AND p.name = :name AND p.version = :version AND p.username = :username AND p.channel = :channel`,
 );
 

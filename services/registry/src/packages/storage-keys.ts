@@ -28,5 +28,3 @@ export function fileStorageKey(projectId: number): string {
 export function projectStoragePrefix(projectId: number): string {
   return `${STORAGE_ROOT}/${projectDiskPath(projectId)}/`;
 }
-
-

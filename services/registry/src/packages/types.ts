@@ -49,9 +49,9 @@ export interface PackageFile {
 /** The columns of a package row, for statements that name them (prepared ones never select `*`). */
 export const PACKAGE_COLUMNS = ['id', 'project_id', 'name', 'version', 'username', 'channel', 'created_at', 'updated_at'] as const;
 
-/** `PACKAGE_COLUMNS` qualified with `alias`, for a select list. */
-export function packageColumns(alias: string): string {
-  return PACKAGE_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
+/** `columns` qualified with `alias`, for a select or returning list. */
+export function qualified(alias: string, columns: readonly string[]): string {
+  return columns.map((c) => `${alias}.${c}`).join(', ');
 }
 
 export interface PackageRow {
@@ -82,11 +82,6 @@ export interface PackageReferenceRow {
 
 /** The columns of a file row (see `PACKAGE_COLUMNS`). */
 export const FILE_COLUMNS = ['id', 'package_id', 'project_id', 'file_type', 'recipe_revision_id', 'package_reference_id', 'package_revision_id', 'file_name', 'storage_key', 'file_store', 'size', 'file_md5', 'file_sha1', 'file_sha256', 'created_at', 'updated_at'] as const;
-
-/** `FILE_COLUMNS` qualified with `alias`, for a select or returning list. */
-export function fileColumns(alias: string): string {
-  return FILE_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
-}
 
 export interface FileRow {
   id: string | number;
