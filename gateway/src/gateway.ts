@@ -15,6 +15,7 @@ import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
+import { ReusedFiles } from './reused-files';
 import { SharedAnswers } from './shared-answers';
 import type { Transfers } from './transfers';
 
@@ -77,6 +78,8 @@ export class Gateway {
   private readonly counts = new Map<number, number>();
   /** Answers services marked as the same for every caller (Conan `ping`). */
   readonly sharedAnswers = new SharedAnswers();
+  /** Send-file answers services marked reusable for the same caller (Conan v2 file downloads). */
+  readonly reusedFiles = new ReusedFiles();
 
   constructor(private readonly deps: GatewayDeps) {
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
@@ -102,10 +105,19 @@ export class Gateway {
     this.serve(req, res, trace).catch((e: unknown) => this.fail(req, res, trace, e));
   };
 
-  /** Identity changed something: drop what may now be stale. */
-  invalidate(eventType?: string): void {
+  /**
+   * Identity changed something: drop what may now be stale. A registry event (another replica wrote
+   * a project's packages): that project's reused file answers go.
+   */
+  invalidate(eventType?: string, data?: unknown): void {
+    if (eventType?.startsWith('registry.')) {
+      const project = (data as { project_id?: unknown } | undefined)?.project_id;
+      this.reusedFiles.written(typeof project === 'number' ? project : null);
+      return;
+    }
     if (!eventType || eventType.startsWith('identity.user.') || eventType.startsWith('identity.token.')) this.auth.clear();
     this.resolver.clear();
+    this.reusedFiles.clear();
   }
 
   stop(): void {
@@ -174,6 +186,11 @@ export class Gateway {
       return;
     }
     const accelerated = !!this.deps.transfers && target.kind === 'api' && target.service === 'registry';
+    const projectId = scope.project?.id ?? null;
+    // the same caller with the same rights asking for the same file: the object a service named before
+    const reuse = accelerated && method === 'GET' ? { key: `${path}\n${JSON.stringify(principal)}\n${JSON.stringify(scope)}`, generation: this.reusedFiles.generation(projectId) } : null;
+    const writes = target.service === 'registry' && method !== 'GET' && method !== 'HEAD';
+    if (writes) this.reusedFiles.written(projectId);
     const ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields = {
       rid: trace.rid,
       m: method,
@@ -198,8 +215,13 @@ export class Gateway {
       timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
       keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
       // identity changed something through us: drop cached tokens and scopes before the client hears back
-      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : undefined,
-      sendFile: accelerated ? (key, status, headers) => this.sendStored(req, res, trace, key, status, headers) : undefined,
+      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : writes ? () => this.reusedFiles.written(projectId) : undefined,
+      sendFile: accelerated
+        ? (key, status, headers, maxAge) => {
+            if (reuse && status === 200 && maxAge !== null) this.reusedFiles.set(reuse.key, { key, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId });
+            this.sendStored(req, res, trace, key, status, headers);
+          }
+        : undefined,
       onSharedAnswer: answerKey ? (status, headers, body, maxAge) => this.sharedAnswers.set(answerKey, { status, headers, body, until: Date.now() + maxAge * 1000 }) : undefined,
     };
     if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
@@ -207,9 +229,22 @@ export class Gateway {
       this.acceleratedUpload(req, res, trace, base, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
       return;
     }
-    const spec: ForwardSpec = { ...base, context: this.deps.signer.sign(ctx) };
-    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
-    forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
+    const go = () => {
+      const spec: ForwardSpec = { ...base, context: this.deps.signer.sign(ctx) };
+      if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+      forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
+    };
+    const reused = reuse && this.reusedFiles.get(reuse.key);
+    if (!reused) return go();
+    this.deps.transfers!.send(res, reused.key, reused.status, [...reused.headers, ...perRequestHeaders(trace.rid)]).then(
+      (sent) => {
+        if (sent) return;
+        // the object is gone (replaced or deleted): the service answers
+        this.reusedFiles.delete(reuse.key);
+        go();
+      },
+      (e: unknown) => this.fail(req, res, trace, e),
+    );
   }
 
   /**
@@ -270,6 +305,7 @@ export class Gateway {
       bodyless: true,
       context: this.deps.signer.sign(storedCtx),
       onResponse: (status) => {
+        spec.onResponse?.(status);
         if (status >= 300) void transfers.discard(stored.key);
       },
     };
@@ -281,7 +317,7 @@ export class Gateway {
 
   /** An accelerated download: the stored object the service named, or its 404 when it is gone. */
   private sendStored(req: IncomingMessage, res: ServerResponse, trace: Trace, key: string, status: number, headers: string[]): void {
-    this.deps.transfers!.send(res, key, status, headers).then(
+    this.deps.transfers!.send(res, key, status, [...headers, ...perRequestHeaders(trace.rid)]).then(
       (sent) => {
         if (!sent) this.send(req, res, trace, refusals.fileNotFound());
       },

@@ -44,7 +44,7 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** The queue on which the gateway hears identity's events to invalidate its caches. */
+/** The queue on which the gateway hears identity's and the registry's events to invalidate its caches. */
 export const CACHE_QUEUE = 'gateway.cache';
 
 function upstreams(config: GatewayConfig): Record<ServiceName, Upstream> {
@@ -97,9 +97,9 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
   const bus = opts.bus ?? ownBus;
   let sub: Subscription | undefined;
-  // one transient queue per gateway process: every replica hears every identity event
+  // one transient queue per gateway process: every replica hears every identity and registry event
   const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
-  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`, ['identity.#'], async (e) => gateway.invalidate(e.type), { transient: true });
+  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`, ['identity.#', 'registry.#'], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
 
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
   server.on('checkContinue', gateway.handle);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
+import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
 import { SHARED_ANSWER_MAX_BYTES } from './shared-answers';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
@@ -56,10 +56,11 @@ export interface ForwardSpec {
   bodyless?: boolean;
   /**
    * Serves an `x-anvil-send-file` answer (accelerated download): called instead of relaying the
-   * upstream's (empty) body, with the status and the client headers (no length); absent, such an
-   * answer is a 502.
+   * upstream's (empty) body, with the status, the client headers without the per-request ones (and
+   * no length), and the seconds the service allows the answer to be reused (`x-anvil-send-file-reuse`,
+   * null when not); absent, such an answer is a 502.
    */
-  sendFile?: (key: string, status: number, headers: string[]) => void;
+  sendFile?: (key: string, status: number, headers: string[], reuseMaxAge: number | null) => void;
   /**
    * Called with a `200` answer the service marked `x-anvil-shared-answer: max-age=<n>` once it has
    * been relayed: the client headers without the per-request ones, the body and the seconds.
@@ -115,8 +116,8 @@ export function clientHeaders(headers: IncomingHttpHeaders, dropLength = false):
 }
 
 /** clientHeaders with the security headers and the request id set. */
-export function responseHeaders(headers: IncomingHttpHeaders, requestId: string, dropLength = false): string[] {
-  return [...clientHeaders(headers, dropLength), ...perRequestHeaders(requestId)];
+export function responseHeaders(headers: IncomingHttpHeaders, requestId: string): string[] {
+  return [...clientHeaders(headers), ...perRequestHeaders(requestId)];
 }
 
 /** The headers the gateway adds to every answer (the security headers and the request id). */
@@ -168,7 +169,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       if (sendKey !== undefined) {
         sending = true;
         settled = true;
-        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, responseHeaders(headers, spec.requestId, true));
+        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, clientHeaders(headers, true), sharedAnswerMaxAge(headers[SEND_FILE_REUSE_HEADER]));
         else onError(false);
         return;
       }

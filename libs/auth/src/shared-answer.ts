@@ -6,7 +6,7 @@
  */
 export const SHARED_ANSWER_HEADER = 'x-anvil-shared-answer';
 
-/** The seconds a shared answer may be reused, or null when the header value is not `max-age=<1..3600>`. */
+/** The seconds an answer may be reused (this header, `x-anvil-send-file-reuse`), or null when the value is not `max-age=<1..3600>`. */
 export function sharedAnswerMaxAge(value: unknown): number | null {
   const m = typeof value === 'string' ? /^max-age=(\d{1,4})$/.exec(value.trim()) : null;
   const n = m ? Number(m[1]) : 0;

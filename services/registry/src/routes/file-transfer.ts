@@ -63,5 +63,6 @@ export async function serveFile(req: Request, res: Response, deps: RouteDeps, pr
   const { packageId, file } = await fileLookupStore.find(deps.registry.db, project.id, ref, address, fileName);
   if (packageId === null && address.protocol === 'v2') throw new NotFoundError('Package');
   if (!file) throw new FileNotFoundError();
-  await sendFile(req, res, deps.registry.storage, file);
+  // a v2 address names one file slot: replacing or deleting that file deletes the object named here
+  await sendFile(req, res, deps.registry.storage, file, address.protocol === 'v2');
 }

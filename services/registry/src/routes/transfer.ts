@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { canSendFile, SEND_FILE_HEADER } from '@anvil/auth';
+import { canSendFile, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER } from '@anvil/auth';
 import { ctx, HttpError } from '@anvil/http';
 import type { Storage } from '@anvil/storage';
 import { FileTooLargeError } from '@anvil/storage';
@@ -35,16 +35,22 @@ function disposition(fileName: string): string {
   return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+/** How long the gateway may give a send-file answer for a v2 file address again (see SEND_FILE_REUSE_HEADER). */
+export const SEND_FILE_REUSE_SECONDS = 10;
+
 /**
  * Streams a stored file: octet-stream, its exact length, and an attachment disposition. When the
- * gateway serves files itself, a GET is answered with the headers and the storage key instead.
+ * gateway serves files itself, a GET is answered with the headers and the storage key instead;
+ * `reusable` (the path names this file for good: a v2 revision address) lets the gateway give that
+ * answer again to the same caller while the project's packages are not written.
  */
-export async function sendFile(req: Request, res: Response, storage: Storage, file: PackageFile): Promise<void> {
+export async function sendFile(req: Request, res: Response, storage: Storage, file: PackageFile, reusable = false): Promise<void> {
   if (req.method === 'GET' && canSendFile(ctx(req))) {
     res.status(200);
     res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Disposition', disposition(file.fileName));
     res.setHeader(SEND_FILE_HEADER, file.storageKey);
+    if (reusable) res.setHeader(SEND_FILE_REUSE_HEADER, `max-age=${SEND_FILE_REUSE_SECONDS}`);
     res.end();
     return;
   }

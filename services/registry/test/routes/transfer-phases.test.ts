@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { AccessLevel, newUploadKey, SEND_FILE_HEADER } from '@anvil/auth';
+import { AccessLevel, newUploadKey, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER } from '@anvil/auth';
 import { asUser, md5, project, recipePath, RREV, startRegistry, user, v2, type Registry } from '../helpers';
 
 /**
@@ -120,10 +120,21 @@ describe('send-file answers', () => {
     const row = await svc.deps.db('conan_files').where({ project_id: p.id }).first();
     const r = await svc.as({ ...asUser(dev, p), send_file: true }).get(file).buffer(true).expect(200);
     expect(r.headers[SEND_FILE_HEADER]).toBe(row.storage_key);
+    // a v2 address names this file for good: the gateway may give the answer again to the same caller
+    expect(r.headers[SEND_FILE_REUSE_HEADER]).toBe('max-age=10');
     expect(r.headers['content-type']).toBe('application/octet-stream');
     expect(r.body.length ?? 0).toBe(0);
     const direct = await svc.as(asUser(dev, p)).get(file).buffer(true).expect(200);
     expect(direct.headers[SEND_FILE_HEADER]).toBeUndefined();
     expect(Buffer.from(direct.body).toString()).toBe('print(1)\n');
+  });
+
+  it('are not marked reusable for a v1 address (it names the newest revision, which can change)', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev6');
+    await svc.as(asUser(dev, p)).put(`${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`).send('print(1)\n').expect(200);
+    const r = await svc.as({ ...asUser(dev, p), send_file: true }).get(`/api/v4/projects/${p.id}/packages/conan/v1/files/${recipePath(p).slice("conans/".length)}/0/export/conanfile.py`).expect(200);
+    expect(r.headers[SEND_FILE_HEADER]).toBeTruthy();
+    expect(r.headers[SEND_FILE_REUSE_HEADER]).toBeUndefined();
   });
 });
