@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
-import { DigestStream, FileTooLargeError, LocalStorage, type Storage } from '@anvil/storage';
+import { DigestStream, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
 import type { Upstream } from './proxy';
 
 /** Upload bodies left in storage by a gateway that died mid-request are removed after this long. */
@@ -56,33 +56,58 @@ export class Transfers {
    * `done` resolves with the stored object, or with why there is none (nothing is left behind then),
    * and rejects when storage fails while the client is still there;
    * `limit` caps the size (GitLab's 400 past it), also after bytes have started to flow; `cancel`
-   * stops reading and discards what was stored.
+   * stops reading and discards what was stored, also a body that was stored whole already.
    */
   begin(req: IncomingMessage, limit = Number.MAX_SAFE_INTEGER): { done: Promise<StoredUpload | StoreFailure>; limit(n: number): void; cancel(): void } {
     const key = newUploadKey();
     const length = req.headers['content-length'];
-    const digest = new DigestStream(limit, 0, length !== undefined && /^\d+$/.test(length) ? Number(length) : null);
-    digest.on('error', () => undefined);
+    const expectedSize = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+    // a fresh key nobody reads before the service is told of it: written in place
+    const receipt = this.storage instanceof LocalStorage ? this.storage.receive(key, req, { limit, expectedSize }) : this.streamed(key, req, limit, expectedSize);
     let cancelled = false;
+    const done = (async (): Promise<StoredUpload | StoreFailure> => {
+      try {
+        const d = await receipt.done;
+        if (cancelled) throw new Error('cancelled');
+        return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
+      } catch (e) {
+        await this.discard(key);
+        if (e instanceof FileTooLargeError) return 'too-large';
+        if (cancelled || (req.destroyed && !req.complete)) return 'aborted';
+        // storage failed while the client still waits: the caller answers
+        throw e;
+      }
+    })();
+    return {
+      done,
+      limit: (n) => receipt.limit(n),
+      cancel: () => {
+        cancelled = true;
+        receipt.cancel();
+        // stored whole before the refusal came: nobody will claim it
+        void done.then((r) => {
+          if (typeof r === 'object') void this.discard(key);
+        });
+      },
+    };
+  }
+
+  /** A body received into any storage: piped through a DigestStream into `put`. */
+  private streamed(key: string, req: IncomingMessage, limit: number, expectedSize: number | null): Receipt {
+    const digest = new DigestStream(limit, 0, expectedSize);
+    digest.on('error', () => undefined);
     const aborted = () => {
       if (!req.readableEnded) digest.destroy(new Error('request body aborted'));
     };
     req.once('error', (e) => digest.destroy(e));
     req.once('close', aborted);
     req.pipe(digest);
-    const done = (async (): Promise<StoredUpload | StoreFailure> => {
+    const done = (async () => {
       try {
-        // a fresh key nobody reads before the service is told of it: written in place
         await this.storage.put(key, digest, { fresh: true });
-        const d = await digest.digests();
-        if (cancelled) throw new Error('cancelled');
-        return { key, size: d.size, md5: d.md5, sha1: d.sha1, sha256: d.sha256 };
+        return await digest.digests();
       } catch (e) {
         req.unpipe(digest);
-        await this.discard(key);
-        if (e instanceof FileTooLargeError) return 'too-large';
-        if (cancelled || (req.destroyed && !req.complete)) return 'aborted';
-        // storage failed while the client still waits: the caller answers
         throw e;
       } finally {
         req.off('close', aborted);
@@ -92,7 +117,6 @@ export class Transfers {
       done,
       limit: (n) => digest.setLimit(n),
       cancel: () => {
-        cancelled = true;
         req.unpipe(digest);
         digest.destroy(new Error('cancelled'));
       },

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Writable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
+import { type Receipt, receiveFile } from './local-receive';
 import type { ObjectInfo, PutOptions, Storage } from './types';
 
 /** Opens a new file for writing (failing if it exists) and resolves with its descriptor. */
@@ -187,6 +188,14 @@ export class LocalStorage implements Storage {
         fs.mkdirSync(path.dirname(dest), { recursive: true });
       }
     }
+  }
+
+  /**
+   * Receives `body` as the new object `key` (a fresh key nobody reads yet: written in place), measuring
+   * its size and digests on the way; see `receiveFile`. Fails when the object exists.
+   */
+  receive(key: string, body: Readable, opts: { limit: number; expectedSize: number | null }): Receipt {
+    return receiveFile(this.localPath(key), body, opts);
   }
 
   async get(key: string): Promise<Readable | null> {
