@@ -15,7 +15,7 @@ import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
-import { ReusedFiles } from './reused-files';
+import { ReusedAnswers } from './reused-answers';
 import { SharedAnswers } from './shared-answers';
 import type { Transfers } from './transfers';
 
@@ -78,8 +78,8 @@ export class Gateway {
   private readonly counts = new Map<number, number>();
   /** Answers services marked as the same for every caller (Conan `ping`). */
   readonly sharedAnswers = new SharedAnswers();
-  /** Send-file answers services marked reusable for the same caller (Conan v2 file downloads). */
-  readonly reusedFiles = new ReusedFiles();
+  /** Answers the registry marked reusable for the same caller (Conan v2 file downloads, authenticate). */
+  readonly reusedAnswers = new ReusedAnswers();
 
   constructor(private readonly deps: GatewayDeps) {
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
@@ -107,17 +107,17 @@ export class Gateway {
 
   /**
    * Identity changed something: drop what may now be stale. A registry event (another replica wrote
-   * a project's packages): that project's reused file answers go.
+   * a project's packages): that project's reused answers go.
    */
   invalidate(eventType?: string, data?: unknown): void {
     if (eventType?.startsWith('registry.')) {
       const project = (data as { project_id?: unknown } | undefined)?.project_id;
-      this.reusedFiles.written(typeof project === 'number' ? project : null);
+      this.reusedAnswers.written(typeof project === 'number' ? project : null);
       return;
     }
     if (!eventType || eventType.startsWith('identity.user.') || eventType.startsWith('identity.token.')) this.auth.clear();
     this.resolver.clear();
-    this.reusedFiles.clear();
+    this.reusedAnswers.clear();
   }
 
   stop(): void {
@@ -187,10 +187,11 @@ export class Gateway {
     }
     const accelerated = !!this.deps.transfers && target.kind === 'api' && target.service === 'registry';
     const projectId = scope.project?.id ?? null;
-    // the same caller with the same rights asking for the same file: the object a service named before
-    const reuse = accelerated && method === 'GET' ? { key: `${path}\n${JSON.stringify(principal)}\n${JSON.stringify(scope)}`, generation: this.reusedFiles.generation(projectId) } : null;
-    const writes = target.service === 'registry' && method !== 'GET' && method !== 'HEAD';
-    if (writes) this.reusedFiles.written(projectId);
+    // the same caller with the same rights asking the same: what the registry answered before, if it said so
+    const registry = target.kind === 'api' && target.service === 'registry';
+    const reuse = registry && method === 'GET' ? { key: `${path}\n${JSON.stringify(principal)}\n${JSON.stringify(scope)}`, generation: this.reusedAnswers.generation(projectId) } : null;
+    const writes = registry && method !== 'GET' && method !== 'HEAD';
+    if (writes) this.reusedAnswers.written(projectId);
     const ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields = {
       rid: trace.rid,
       m: method,
@@ -215,14 +216,15 @@ export class Gateway {
       timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
       keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
       // identity changed something through us: drop cached tokens and scopes before the client hears back
-      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : writes ? () => this.reusedFiles.written(projectId) : undefined,
+      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : writes ? () => this.reusedAnswers.written(projectId) : undefined,
       sendFile: accelerated
-        ? (key, status, headers, maxAge) => {
-            if (reuse && status === 200 && maxAge !== null) this.reusedFiles.set(reuse.key, { key, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId });
-            this.sendStored(req, res, trace, key, status, headers);
+        ? (file, status, headers, maxAge) => {
+            if (reuse && status === 200 && maxAge !== null) this.reusedAnswers.set(reuse.key, { file, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId });
+            this.sendStored(req, res, trace, file, status, headers);
           }
         : undefined,
       onSharedAnswer: answerKey ? (status, headers, body, maxAge) => this.sharedAnswers.set(answerKey, { status, headers, body, until: Date.now() + maxAge * 1000 }) : undefined,
+      onReusableAnswer: reuse ? (status, headers, body, maxAge) => this.reusedAnswers.set(reuse.key, { body, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId }) : undefined,
     };
     if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
       // signed twice there (pre-authorisation, stored body), never as is
@@ -234,13 +236,19 @@ export class Gateway {
       if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
       forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
     };
-    const reused = reuse && this.reusedFiles.get(reuse.key);
+    const reused = reuse && this.reusedAnswers.get(reuse.key);
     if (!reused) return go();
-    this.deps.transfers!.send(res, reused.key, reused.status, [...reused.headers, ...perRequestHeaders(trace.rid)]).then(
+    const headers = [...reused.headers, ...perRequestHeaders(trace.rid)];
+    if (!reused.file || !this.deps.transfers) {
+      res.writeHead(reused.status, headers);
+      res.end(reused.body);
+      return;
+    }
+    this.deps.transfers.send(res, reused.file, reused.status, headers).then(
       (sent) => {
         if (sent) return;
         // the object is gone (replaced or deleted): the service answers
-        this.reusedFiles.delete(reuse.key);
+        this.reusedAnswers.delete(reuse.key);
         go();
       },
       (e: unknown) => this.fail(req, res, trace, e),

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { INTERNAL_HEADER_PREFIX, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
+import { INTERNAL_HEADER_PREFIX, REUSABLE_ANSWER_HEADER, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
 import { SHARED_ANSWER_MAX_BYTES } from './shared-answers';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
@@ -57,8 +57,8 @@ export interface ForwardSpec {
   /**
    * Serves an `x-anvil-send-file` answer (accelerated download): called instead of relaying the
    * upstream's (empty) body, with the status, the client headers without the per-request ones (and
-   * no length), and the seconds the service allows the answer to be reused (`x-anvil-send-file-reuse`,
-   * null when not); absent, such an answer is a 502.
+   * no length), and the seconds the service allows the answer to be reused by the same caller
+   * (`x-anvil-reusable-answer`, null when not); absent, such an answer is a 502.
    */
   sendFile?: (key: string, status: number, headers: string[], reuseMaxAge: number | null) => void;
   /**
@@ -66,6 +66,17 @@ export interface ForwardSpec {
    * been relayed: the client headers without the per-request ones, the body and the seconds.
    */
   onSharedAnswer?: (status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
+  /** The same for a `200` answer marked `x-anvil-reusable-answer` (the same again for the same caller). */
+  onReusableAnswer?: (status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
+}
+
+/** Whether a `200` answer to a GET is kept: for any caller (shared) or for the same caller (reusable), and for how long. */
+function keptFor(spec: ForwardSpec, method: string | undefined, status: number, headers: IncomingHttpHeaders): { kind: 'shared' | 'reusable'; maxAge: number } | null {
+  if (status !== 200 || method !== 'GET') return null;
+  const shared = spec.onSharedAnswer ? sharedAnswerMaxAge(headers[SHARED_ANSWER_HEADER]) : null;
+  if (shared !== null) return { kind: 'shared', maxAge: shared };
+  const reusable = spec.onReusableAnswer ? sharedAnswerMaxAge(headers[REUSABLE_ANSWER_HEADER]) : null;
+  return reusable !== null ? { kind: 'reusable', maxAge: reusable } : null;
 }
 
 /**
@@ -152,7 +163,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   /** The gateway sends a stored file instead of the upstream's body. */
   let sending = false;
   /** A shared answer being kept: its status, headers, seconds and the body so far. */
-  let keeping: { status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
+  let keeping: { kind: 'shared' | 'reusable'; status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
   res.on('close', () => {
     if (settled || res.writableFinished) return;
     clientGone = true;
@@ -169,12 +180,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       if (sendKey !== undefined) {
         sending = true;
         settled = true;
-        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, clientHeaders(headers, true), sharedAnswerMaxAge(headers[SEND_FILE_REUSE_HEADER]));
+        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, clientHeaders(headers, true), sharedAnswerMaxAge(headers[REUSABLE_ANSWER_HEADER]));
         else onError(false);
         return;
       }
-      const maxAge = spec.onSharedAnswer && status === 200 && req.method === 'GET' ? sharedAnswerMaxAge(headers[SHARED_ANSWER_HEADER]) : null;
-      if (maxAge !== null) keeping = { status, headers: clientHeaders(headers), maxAge, parts: [], bytes: 0 };
+      const kept = keptFor(spec, req.method, status, headers);
+      if (kept) keeping = { ...kept, status, headers: clientHeaders(headers), parts: [], bytes: 0 };
       try {
         res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
       } catch (e) {
@@ -198,7 +209,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       settled = true;
       if (sending) return;
       res.end();
-      if (keeping) spec.onSharedAnswer!(keeping.status, keeping.headers, Buffer.concat(keeping.parts), keeping.maxAge);
+      if (keeping) (keeping.kind === 'shared' ? spec.onSharedAnswer! : spec.onReusableAnswer!)(keeping.status, keeping.headers, Buffer.concat(keeping.parts), keeping.maxAge);
     },
     onResponseError(_c, err) {
       settled = true;

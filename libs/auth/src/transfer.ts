@@ -49,14 +49,6 @@ export interface TransferFields {
 
 /** Response header naming the stored object the gateway should send instead of a body. */
 export const SEND_FILE_HEADER = 'x-anvil-send-file';
-/**
- * On an `x-anvil-send-file` answer: `max-age=<n>` says the same answer holds, for n seconds, for the
- * same method and path asked with the same signed context (every field but `rid` and `exp`: the same
- * caller with the same rights), as long as the service's data for the project is not written and the
- * named object still exists (replacing or deleting a file deletes its object). Given only where the
- * path names one stored file for good (Conan v2 revision addresses).
- */
-export const SEND_FILE_REUSE_HEADER = 'x-anvil-send-file-reuse';
 /** Where the gateway stores upload bodies until a service moves them into place. */
 export const UPLOADS_PREFIX = 'uploads/';
 

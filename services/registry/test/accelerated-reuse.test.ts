@@ -4,10 +4,10 @@ import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { PKG_ID, PREV, RREV } from './helpers';
 
 /**
- * Reused send-file answers through the real gateway: a v2 file asked again by the same caller is sent
- * from storage without asking the registry, and never after it changed — written through this
- * gateway, written behind it (another replica: straight to the registry), deleted, or asked by
- * someone else.
+ * Reused answers through the real gateway: a v2 file asked again by the same caller is sent from
+ * storage without asking the registry, and never after it changed — written through this gateway,
+ * written behind it (another replica: straight to the registry), deleted, or asked by someone else;
+ * a login repeated with the same token gets the same registry token, never once the token is revoked.
  */
 let f: MiniFleet;
 let owner: Awaited<ReturnType<typeof userWithProject>>;
@@ -129,5 +129,38 @@ describe('reused send-file answers (v2 downloads)', () => {
     const v1 = `/api/v4/projects/${owner.projectId}/packages/conan/v1/files/v1view/1.0/${owner.fullPath.replace('/', '+')}/stable/0/export/conanfile.py`;
     expect((await call('GET', v1)).body.toString()).toBe('print(1)\n');
     expect(await forwarded(() => call('GET', v1))).toBe(1);
+  });
+});
+
+describe('reused authenticate answers', () => {
+  const authenticate = (token: string, user = 'reuse-owner') => call('GET', `/api/v4/projects/${owner.projectId}/packages/conan/v2/users/authenticate`, undefined, basic(user, token));
+
+  it('gives a login repeated with the same token the same registry token, asking the registry once', async () => {
+    const first = await authenticate(owner.token);
+    let second!: Awaited<ReturnType<typeof call>>;
+    expect(await forwarded(async () => (second = await authenticate(owner.token)))).toBe(0);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body.toString()).toBe(first.body.toString());
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    // and it works as a registry token
+    const r = await call('GET', `/api/v4/projects/${owner.projectId}/packages/conan/v2/users/check_credentials`, undefined, { Authorization: `Bearer ${second.body.toString()}` });
+    expect(r.status).toBe(200);
+  });
+
+  it('gives another token of the same user a token of its own', async () => {
+    const t = await f.identity.as({ user: f.root }).post(`/api/v4/users/${owner.user.id}/personal_access_tokens`).send({ name: 'second', scopes: ['api'] }).expect(201);
+    const mine = (await authenticate(owner.token)).body.toString();
+    expect(await forwarded(async () => expect((await authenticate(t.body.token)).body.toString()).not.toBe(mine))).toBe(1);
+  });
+
+  it('refuses a revoked token at once instead of giving the token kept for it', async () => {
+    const t = await f.identity.as({ user: f.root }).post(`/api/v4/users/${owner.user.id}/personal_access_tokens`).send({ name: 'revoked', scopes: ['api'] }).expect(201);
+    expect((await authenticate(t.body.token)).status).toBe(200);
+    const revoked = await call('DELETE', `/api/v4/personal_access_tokens/${t.body.id}`, undefined, { 'PRIVATE-TOKEN': t.body.token });
+    expect(revoked.status).toBe(204);
+    const after = await authenticate(t.body.token);
+    expect(after.status).toBe(401);
+    expect(JSON.parse(after.body.toString())).toEqual({ message: '401 Unauthorized' });
   });
 });

@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { canSendFile, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER } from '@anvil/auth';
+import { canSendFile, SEND_FILE_HEADER } from '@anvil/auth';
 import { ctx, HttpError } from '@anvil/http';
 import type { Storage } from '@anvil/storage';
 import { FileTooLargeError } from '@anvil/storage';
 import { FileNotFoundError } from '../packages/conan-finder';
 import type { PackageFile } from '../packages/types';
+import { markReusable } from './reusable';
 
 /** GitLab's `400 Bad request - File is too large`; the connection closes so the rest of the body is not read. */
 export function fileTooLarge(req: Request): HttpError {
@@ -35,9 +36,6 @@ function disposition(fileName: string): string {
   return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** How long the gateway may give a send-file answer for a v2 file address again (see SEND_FILE_REUSE_HEADER). */
-export const SEND_FILE_REUSE_SECONDS = 10;
-
 /**
  * Streams a stored file: octet-stream, its exact length, and an attachment disposition. When the
  * gateway serves files itself, a GET is answered with the headers and the storage key instead;
@@ -50,7 +48,7 @@ export async function sendFile(req: Request, res: Response, storage: Storage, fi
     res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Disposition', disposition(file.fileName));
     res.setHeader(SEND_FILE_HEADER, file.storageKey);
-    if (reusable) res.setHeader(SEND_FILE_REUSE_HEADER, `max-age=${SEND_FILE_REUSE_SECONDS}`);
+    if (reusable) markReusable(res);
     res.end();
     return;
   }

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { ctx, UnauthorizedError } from '@anvil/http';
 import { mintConanJwt } from '../auth/jwt';
 import { callerOf } from '../auth/policy';
+import { markReusable } from './reusable';
 import type { RouteDeps } from './route-deps';
 
 /** `users/authenticate` and `users/check_credentials` (plain-text answers). */
@@ -13,6 +14,8 @@ export function mountUsers(router: Router, deps: RouteDeps, opts: { checkCredent
     if (!caller.user || caller.tokenId === undefined) throw new UnauthorizedError();
     const expiresAt = await deps.tokenExpiry.of(c, caller.tokenId, caller.user.id);
     const token = mintConanJwt(deps.jwtSecret, { access_token: caller.tokenId, user_id: caller.user.id }, expiresAt);
+    // the same token holds for the same credential: a login repeated within seconds gets it again
+    markReusable(res);
     res.type('text/plain').send(token);
   });
 

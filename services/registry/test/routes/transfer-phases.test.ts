@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { AccessLevel, newUploadKey, SEND_FILE_HEADER, SEND_FILE_REUSE_HEADER } from '@anvil/auth';
+import { AccessLevel, newUploadKey, SEND_FILE_HEADER, REUSABLE_ANSWER_HEADER } from '@anvil/auth';
 import { asUser, md5, project, recipePath, RREV, startRegistry, user, v2, type Registry } from '../helpers';
 
 /**
@@ -121,7 +121,7 @@ describe('send-file answers', () => {
     const r = await svc.as({ ...asUser(dev, p), send_file: true }).get(file).buffer(true).expect(200);
     expect(r.headers[SEND_FILE_HEADER]).toBe(row.storage_key);
     // a v2 address names this file for good: the gateway may give the answer again to the same caller
-    expect(r.headers[SEND_FILE_REUSE_HEADER]).toBe('max-age=10');
+    expect(r.headers[REUSABLE_ANSWER_HEADER]).toBe('max-age=10');
     expect(r.headers['content-type']).toBe('application/octet-stream');
     expect(r.body.length ?? 0).toBe(0);
     const direct = await svc.as(asUser(dev, p)).get(file).buffer(true).expect(200);
@@ -135,6 +135,6 @@ describe('send-file answers', () => {
     await svc.as(asUser(dev, p)).put(`${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`).send('print(1)\n').expect(200);
     const r = await svc.as({ ...asUser(dev, p), send_file: true }).get(`/api/v4/projects/${p.id}/packages/conan/v1/files/${recipePath(p).slice("conans/".length)}/0/export/conanfile.py`).expect(200);
     expect(r.headers[SEND_FILE_HEADER]).toBeTruthy();
-    expect(r.headers[SEND_FILE_REUSE_HEADER]).toBeUndefined();
+    expect(r.headers[REUSABLE_ANSWER_HEADER]).toBeUndefined();
   });
 });

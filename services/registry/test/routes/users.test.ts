@@ -1,3 +1,4 @@
+import { REUSABLE_ANSWER_HEADER } from '@anvil/auth';
 import jwt from 'jsonwebtoken';
 import { AccessLevel } from '@anvil/auth';
 import { verifyConanJwt } from '../../src/auth/jwt';
@@ -38,6 +39,8 @@ describe('GET users/authenticate', () => {
       expect(claims.nbf).toBe(Number(claims.iat) - 5);
       expect(claims.exp).toBe(Number(claims.iat) + 90 * 24 * 3600);
       expect(verifyConanJwt(SECRET, r.text)).toEqual({ access_token: 42, user_id: dev.id });
+      // the same token holds for the same credential: the gateway may give it again for 10 s
+      expect(r.headers[REUSABLE_ANSWER_HEADER]).toBe('max-age=10');
     });
 
     it('answers 401 without credentials', async () => {

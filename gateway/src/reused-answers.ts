@@ -1,10 +1,12 @@
-/** One kept send-file answer: the object to send, the status and client headers, and its validity. */
-export interface ReusedFile {
-  /** The storage key the service named. */
-  key: string;
+/** One kept answer: the status and client headers, the body or the object to send, and its validity. */
+export interface ReusedAnswer {
   status: number;
-  /** The client headers without the per-request ones and without a length. */
+  /** The client headers without the per-request ones (without a length for an object to send). */
   headers: string[];
+  /** A send-file answer: the storage key the service named. */
+  file?: string;
+  /** Otherwise: the body as the service sent it. */
+  body?: Buffer;
   until: number;
   /** The project's write generation when the request that produced it was sent. */
   generation: number;
@@ -12,11 +14,14 @@ export interface ReusedFile {
 }
 
 const MAX_ENTRIES = 10_000;
+/** Largest answer body kept. */
+export const REUSED_BODY_MAX_BYTES = 16 * 1024;
 
 /**
- * Send-file answers a service marked reusable (`x-anvil-send-file-reuse`), by forwarded path and
- * signed context (without request id and expiry): the same request from the same caller, with the
- * same rights, gets the same object for the seconds the service named, without asking it again.
+ * Answers a service marked reusable (`x-anvil-reusable-answer`), by forwarded path and signed context
+ * (without request id and expiry): the same request from the same caller, with the same rights, gets
+ * the same answer — a small body, or a stored object — for the seconds the service named, without
+ * asking it again.
  *
  * What can make a kept answer wrong is a write to the service's data for that project. Every write
  * the gateway forwards bumps the project's generation (when sent and when answered), and so does a
@@ -26,8 +31,8 @@ const MAX_ENTRIES = 10_000;
  * anew on every use: when it is gone (replaced or deleted, which deletes it) the caller forwards the
  * request instead. At most MAX_ENTRIES; emptied when full.
  */
-export class ReusedFiles {
-  private readonly answers = new Map<string, ReusedFile>();
+export class ReusedAnswers {
+  private readonly answers = new Map<string, ReusedAnswer>();
   private readonly generations = new Map<number, number>();
   /** Bumped by writes without a project: every project's generation counts from it. */
   private global = 0;
@@ -38,7 +43,7 @@ export class ReusedFiles {
   }
 
   /** The kept answer for `key`, if still valid. */
-  get(key: string, now = Date.now()): ReusedFile | undefined {
+  get(key: string, now = Date.now()): ReusedAnswer | undefined {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (a.until <= now || a.generation !== this.generation(a.project)) {
@@ -49,8 +54,9 @@ export class ReusedFiles {
   }
 
   /** Keeps an answer to a request sent at `answer.generation`, unless a write was sent since. */
-  set(key: string, answer: ReusedFile): void {
+  set(key: string, answer: ReusedAnswer): void {
     if (answer.generation !== this.generation(answer.project)) return;
+    if (answer.body && answer.body.length > REUSED_BODY_MAX_BYTES) return;
     if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
     this.answers.set(key, answer);
   }
