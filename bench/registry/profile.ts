@@ -1,0 +1,93 @@
+/**
+ * Where the CPU goes per transfer: uploads (or downloads) one size through the gateway and prints the
+ * CPU seconds each process spent (all threads, from /proc), Postgres's, the machine's kernel time and
+ * the wall time, per transfer.
+ * Usage: PROFILE_SIZE=1G PROFILE_REPS=2 PROFILE_OP=up npx tsx bench/registry/profile.ts
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { ensureFile, SIZES } from './files';
+import { getDiscard, putFile } from './http-client';
+import { processTree } from './proc';
+import { startAnvil } from './targets';
+
+const TICK = 100; // USER_HZ
+
+/** CPU seconds (user, system) of every process in the tree, all threads. */
+function cpu(pids: number[]): { user: number; sys: number } {
+  let user = 0;
+  let sys = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      user += Number(f[11]) / TICK;
+      sys += Number(f[12]) / TICK;
+    } catch {
+      /* gone */
+    }
+  }
+  return { user, sys };
+}
+
+/** Machine-wide CPU seconds by kind (first line of /proc/stat). */
+function machine(): Record<string, number> {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq] = f;
+  return { user: (user + nice) / TICK, system: system / TICK, idle: idle / TICK, iowait: iowait / TICK, softirq: (irq + softirq) / TICK };
+}
+
+function postgresPids(): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const label = process.env.PROFILE_SIZE ?? '1G';
+  const reps = Number(process.env.PROFILE_REPS ?? SIZES[label][1]);
+  const op = process.env.PROFILE_OP ?? 'up';
+  const size = SIZES[label][0];
+  const file = await ensureFile(label, size);
+  const t = await startAnvil();
+  try {
+    // one of each first: the slot exists and the paths are warm
+    await putFile(t.fileUrl, file, t.headers);
+    await getDiscard(t.fileUrl, t.headers);
+    const groups: Record<string, () => number[]> = {
+      gateway: () => processTree(t.pids.gateway),
+      registry: () => processTree(t.pids.registry),
+      postgres: postgresPids,
+      client: () => [process.pid],
+    };
+    const before = Object.fromEntries(Object.entries(groups).map(([k, f]) => [k, cpu(f())]));
+    const m0 = machine();
+    const start = performance.now();
+    for (let i = 0; i < reps; i++) {
+      if (op === 'up') await putFile(t.fileUrl, file, t.headers);
+      else await getDiscard(t.fileUrl, t.headers);
+    }
+    const wall = (performance.now() - start) / 1000;
+    const m1 = machine();
+    console.log(`${op} ${label} × ${reps}: ${((size * reps) / 1e6 / wall).toFixed(1)} MB/s, ${((wall / reps) * 1000).toFixed(2)} ms each`);
+    console.log('CPU ms per transfer (user + sys):');
+    for (const [k, f] of Object.entries(groups)) {
+      const a = before[k];
+      const b = cpu(f());
+      console.log(`  ${k.padEnd(9)} ${(((b.user - a.user) * 1000) / reps).toFixed(2)} + ${(((b.sys - a.sys) * 1000) / reps).toFixed(2)}`);
+    }
+    for (const k of ['user', 'system', 'softirq', 'iowait', 'idle']) console.log(`  machine ${k.padEnd(8)} ${(((m1[k] - m0[k]) * 1000) / reps).toFixed(2)}`);
+  } finally {
+    await t.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
