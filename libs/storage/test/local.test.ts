@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { HOSTILE_KEYS, bodyOf, generated, keys, peakRssGrowth, readAll, storageSuite } from './suite';
-import { LocalStorage } from '../src';
+import { LocalStorage, SMALL_READ } from '../src';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -137,7 +137,7 @@ describe('LocalStorage.open (pooled sends)', () => {
   const openFds = () => fs.readdirSync('/proc/self/fd').length;
 
   it('sends exactly the file (sizes around the 1 MiB buffer, and empty) to a slow destination, then closes it', async () => {
-    for (const size of [0, 1, 1000, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 5 * (1 << 20) + 3]) {
+    for (const size of [0, 1, 1000, SMALL_READ, SMALL_READ + 1, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 5 * (1 << 20) + 3]) {
       const data = Buffer.alloc(size);
       for (let i = 0; i < size; i += 4093) data[i] = (i / 4093) & 0xff;
       await storage.put(`f/${size}`, bodyOf(data));
@@ -151,6 +151,18 @@ describe('LocalStorage.open (pooled sends)', () => {
       expect(openFds()).toBe(fds);
     }
     expect(await storage.open('f/missing')).toBeNull();
+  });
+
+  it('reads a small file whole at open: no descriptor stays open, even if it is never sent', async () => {
+    await storage.put('small', bodyOf(Buffer.from('conanmanifest')));
+    const fds = openFds();
+    const file = await storage.open('small');
+    expect(openFds()).toBe(fds);
+    await file!.close();
+    const again = await storage.open('small');
+    const { sink, data } = slowSink(1);
+    await again!.sendTo(sink);
+    expect(data().toString()).toBe('conanmanifest');
   });
 
   it('rejects and closes the file when the destination goes away mid-send', async () => {
