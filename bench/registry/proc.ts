@@ -47,3 +47,14 @@ export function resetPeak(pid: number): void {
 export function mb(bytes: number): string {
   return (bytes / 1e6).toFixed(1);
 }
+
+/** Runs a benchmark's main and exits with its outcome (the fleet's timers would keep the process up). */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

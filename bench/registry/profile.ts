@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { ensureFile, SIZES } from './files';
 import { getDiscard, putFile } from './http-client';
-import { processTree } from './proc';
+import { processTree, runMain } from './proc';
 import { startAnvil } from './targets';
 
 const TICK = 100; // USER_HZ
@@ -84,10 +84,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

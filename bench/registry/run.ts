@@ -6,7 +6,7 @@
  */
 import { ensureFile, SIZES } from './files';
 import { getDiscard, openLoop, putFile } from './http-client';
-import { mb, peakRss, resetPeak } from './proc';
+import { mb, peakRss, resetPeak, runMain } from './proc';
 import { startAnvil, startConanServer, type Target } from './targets';
 
 function peaks(t: Target): string {
@@ -79,10 +79,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

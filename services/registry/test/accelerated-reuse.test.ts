@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AccessLevel, type Actor, type ProjectScope } from '@anvil/auth';
-import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { PKG_ID, PREV, RREV } from './helpers';
 
 /**
@@ -16,15 +16,11 @@ let jwt: string;
 beforeAll(async () => {
   f = await startMiniFleet();
   owner = await userWithProject(f, 'reuse-owner', 'reuse');
-  jwt = await (await fetch(`${f.url}/api/v4/projects/${owner.projectId}/packages/conan/v2/users/authenticate`, { headers: basic('reuse-owner', owner.token) })).text();
+  jwt = await registryJwt(f, owner.projectId, 'reuse-owner', owner.token);
 }, 60_000);
 afterAll(async () => {
   await f?.stop();
 });
-
-function basic(user: string, secret: string): Record<string, string> {
-  return { Authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` };
-}
 
 const recipe = (name: string) => `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/${name}/1.0/${owner.fullPath.replace('/', '+')}/stable`;
 const recipeFile = (name: string, file = 'conan_sources.tgz') => `${recipe(name)}/revisions/${RREV}/files/${file}`;

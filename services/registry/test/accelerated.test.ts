@@ -4,7 +4,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { AccessLevel, UPLOADS_PREFIX } from '@anvil/auth';
 import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
-import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { md5, PKG_ID, PREV, RREV, sha1, sha256 } from './helpers';
 
 /**
@@ -20,15 +20,11 @@ const LIMIT = 2 * PREAUTHORIZE_ABOVE;
 beforeAll(async () => {
   f = await startMiniFleet({ CONAN_MAX_FILE_SIZE: String(LIMIT) });
   owner = await userWithProject(f, 'accel-owner', 'accel');
-  jwt = await (await fetch(`${f.url}/api/v4/projects/${owner.projectId}/packages/conan/v2/users/authenticate`, { headers: basic('accel-owner', owner.token) })).text();
+  jwt = await registryJwt(f, owner.projectId, 'accel-owner', owner.token);
 }, 60_000);
 afterAll(async () => {
   await f?.stop();
 });
-
-function basic(user: string, secret: string): Record<string, string> {
-  return { Authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` };
-}
 
 const recipe = () => `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/accel/1.0/${owner.fullPath.replace('/', '+')}/stable`;
 const recipeFile = (name: string) => `${recipe()}/revisions/${RREV}/files/${name}`;

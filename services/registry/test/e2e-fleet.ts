@@ -70,3 +70,13 @@ export async function userWithProject(f: MiniFleet, username: string, projectPat
   const t = await f.identity.as({ user: f.root }).post(`/api/v4/users/${user.id}/personal_access_tokens`).send({ name: 'conan', scopes: ['api'] }).expect(201);
   return { user, projectId: p.body.id as number, fullPath: p.body.path_with_namespace as string, token: t.body.token as string, access: AccessLevel.OWNER };
 }
+
+/** `Authorization: Basic` for `user:secret`. */
+export function basic(user: string, secret: string): Record<string, string> {
+  return { Authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` };
+}
+
+/** A registry JWT for a user's token, from `users/authenticate` through the gateway. */
+export async function registryJwt(f: MiniFleet, projectId: number, username: string, token: string): Promise<string> {
+  return (await fetch(`${f.url}/api/v4/projects/${projectId}/packages/conan/v2/users/authenticate`, { headers: basic(username, token) })).text();
+}
