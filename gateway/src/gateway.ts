@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTEXT_HEADER, IdentityClient, RequestContext, type StoredUpload, type TransferFields, type UploadReservation } from '@anvil/auth';
+import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
 import { Authenticator, Principal } from './auth';
@@ -8,13 +8,14 @@ import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { registryJwtSecret } from './jwt';
-import { forward, ForwardSpec, hasBody, isUpstreamTimeout, perRequestHeaders, requestHeaders, responseHeaders, Upstream } from './proxy';
+import { forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals } from './refusals';
 import { Resolution, ScopeResolver } from './resolver';
 import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
+import { acceleratedUpload, CONAN_FILE_UPLOAD } from './accelerated-upload';
 import { ReusedAnswers } from './reused-answers';
 import { SharedAnswers } from './shared-answers';
 import type { Transfers } from './transfers';
@@ -50,19 +51,6 @@ interface Prepared {
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BIG_BODY = 64 * 1024;
-/**
- * The registry's file uploads (the only requests it pre-authorises): v2 `…/revisions/:r/files/:f` (recipe
- * or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
- */
-const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
-
-/**
- * Largest declared upload stored before the service is asked: one trip to it (the stored body)
- * instead of two (a pre-authorisation overlapping the body, then the stored body), which for small
- * bodies costs more than the overlap saves. A refused one costs at most this much writing and deleting.
- */
-export const PREAUTHORIZE_ABOVE = 4 * 1024 * 1024;
-
 /** Security headers GitLab sets on every API response. */
 const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
 
@@ -228,7 +216,8 @@ export class Gateway {
     };
     if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
       // signed twice there (pre-authorisation, stored body), never as is
-      this.acceleratedUpload(req, res, trace, base, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
+      const uploads = { transfers: this.deps.transfers!, signer: this.deps.signer, refuse: (r: Refusal) => this.send(req, res, trace, r) };
+      acceleratedUpload(req, res, trace.rid, uploads, base, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
       return;
     }
     const go = () => {
@@ -253,74 +242,6 @@ export class Gateway {
       },
       (e: unknown) => this.fail(req, res, trace, e),
     );
-  }
-
-  /**
-   * An upload the gateway stores itself: the body goes to storage with its digests and the request is
-   * forwarded without it, naming what was stored. A body of a known length up to
-   * `PREAUTHORIZE_ABOVE` takes one trip to the service: stored, then forwarded (the service runs
-   * every check then, and a refusal discards it). A larger one, one of unknown length, or one whose
-   * client waits for `100 Continue` is pre-authorised first: the service's checks run while the body
-   * streams (or before the client sends a byte), and a refusal stops the body, discards it and is
-   * relayed as the service gave it. A body nobody claimed is deleted.
-   */
-  private async acceleratedUpload(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: Omit<ForwardSpec, 'context'>, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields): Promise<void> {
-    const transfers = this.deps.transfers!;
-    const length = req.headers['content-length'];
-    const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
-    const waitsForContinue = req.headers.expect?.toLowerCase() === '100-continue';
-    if (declared !== null && declared <= PREAUTHORIZE_ABOVE && !waitsForContinue) {
-      const stored = await transfers.begin(req, declared).done;
-      if (stored === 'aborted') return;
-      if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
-      return this.forwardStored(req, res, trace, spec, ctx, stored);
-    }
-    const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
-    const authorizing = transfers.authorize(spec.upstream, spec.path, requestHeaders(req, { ...spec, bodyless: true, context: this.deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
-    let body = waitsForContinue ? null : transfers.begin(req);
-    let answer: Awaited<typeof authorizing>;
-    try {
-      answer = await authorizing;
-    } catch (e) {
-      body?.cancel();
-      return this.send(req, res, trace, isUpstreamTimeout(e) ? refusals.gatewayTimeout() : refusals.badGateway());
-    }
-    if ('refused' in answer) {
-      body?.cancel();
-      // the rest of the body stays unread: the connection closes after the answer
-      res.shouldKeepAlive = false;
-      res.writeHead(answer.refused.status, responseHeaders(answer.refused.headers, trace.rid));
-      res.end(answer.refused.body);
-      return;
-    }
-    if (body) body.limit(answer.limit);
-    else {
-      res.writeContinue();
-      body = transfers.begin(req, answer.limit);
-    }
-    const stored = await body.done;
-    if (stored === 'aborted') return;
-    if (stored === 'too-large') return this.send(req, res, trace, refusals.fileTooLarge());
-    this.forwardStored(req, res, trace, spec, ctx, stored, answer.reservation);
-  }
-
-  /** Forwards an upload without its body, naming the object stored for it (deleted unless the service takes it). */
-  private forwardStored(req: IncomingMessage, res: ServerResponse, trace: Trace, spec: Omit<ForwardSpec, 'context'>, ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields, stored: StoredUpload, reservation?: UploadReservation): void {
-    const transfers = this.deps.transfers!;
-    const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored, ...(reservation ? { reservation } : {}) } };
-    const final: ForwardSpec = {
-      ...spec,
-      bodyless: true,
-      context: this.deps.signer.sign(storedCtx),
-      onResponse: (status) => {
-        spec.onResponse?.(status);
-        if (status >= 300) void transfers.discard(stored.key);
-      },
-    };
-    forward(req, res, final, (timedOut) => {
-      void transfers.discard(stored.key);
-      this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway());
-    });
   }
 
   /** An accelerated download: the stored object the service named, or its 404 when it is gone. */

@@ -18,7 +18,8 @@ import { Transfers } from './transfers';
 
 export { configSchema } from './config';
 export type { GatewayConfig } from './config';
-export { Gateway, PREAUTHORIZE_ABOVE } from './gateway';
+export { Gateway } from './gateway';
+export { PREAUTHORIZE_ABOVE } from './accelerated-upload';
 export { ROUTES } from './routes';
 export type { RouteDef, ServiceName, Resolve } from './routes';
 export { RouteMatcher } from './matcher';
