@@ -203,6 +203,26 @@ export class LocalStorage implements Storage {
     await this.prune(path.dirname(file));
   }
 
+  async retire(key: string): Promise<void> {
+    const file = this.localPath(key);
+    const trash = path.join(this.root, TEMP_DIR, randomUUID());
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // a rename on a local disk costs tens of microseconds: synchronous, like the rename into place
+        fs.renameSync(file, trash);
+        break;
+      } catch (e) {
+        if (!isMissing(e)) throw e;
+        // no such object, or no temporary directory yet
+        if (!fs.existsSync(file)) return;
+        if (attempt >= 3) throw e;
+        fs.mkdirSync(path.dirname(trash), { recursive: true });
+      }
+    }
+    void fsp.unlink(trash).catch(() => undefined);
+    await this.prune(path.dirname(file));
+  }
+
   /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
   async deletePrefix(prefix: string): Promise<void> {
     validatePrefix(prefix);

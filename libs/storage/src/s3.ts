@@ -161,6 +161,11 @@ export class S3Storage implements Storage {
     await this.client.send(new (sdk().s3.DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
   }
 
+  /** As `delete`: once S3 answered, readers no longer find the object. */
+  async retire(key: string): Promise<void> {
+    await this.delete(key);
+  }
+
   /** Deletes every object whose key starts with `prefix`, 1000 per request; an empty prefix is refused. */
   async deletePrefix(prefix: string): Promise<void> {
     validatePrefix(prefix);

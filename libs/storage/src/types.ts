@@ -37,6 +37,13 @@ export interface Storage {
   head(key: string): Promise<ObjectInfo | null>;
   /** Deletes one object; no error when it is missing. */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes one object as far as readers can tell: once it resolves, no `get`, `read`, `head` or open
+   * finds it any more; its space may be freed later. No error when it is missing. The local driver
+   * renames the file into its temporary directory at once and unlinks it in the background (a large
+   * file's unlink is not waited for); S3 deletes it.
+   */
+  retire(key: string): Promise<void>;
   /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
   deletePrefix(prefix: string): Promise<void>;
   /** Every object whose key starts with `prefix` (a plain string prefix, as on S3), in UTF-8 byte order of keys. */

@@ -48,6 +48,32 @@ describe('receiveFile', () => {
     expect(fs.readFileSync(file).equals(data)).toBe(true);
   });
 
+  it('receives several large bodies at once through the shared worker, each whole and with its own digests', async () => {
+    const bodies = [0, 1, 2, 3, 4].map((n) => {
+      const b = body(2 * (1 << 20) + n * 77_777);
+      b[0] = n; // each body its own
+      return b;
+    });
+    const receipts = bodies.map((b, n) => {
+      const src = new PassThrough();
+      const r = receiveFile(path.join(dir, `c${n}`), src, { limit: Number.MAX_SAFE_INTEGER, expectedSize: b.length });
+      // interleaved writes in odd chunk sizes
+      void (async () => {
+        for (const c of chunked(b, [65536, 1000 + n, 300_000])) {
+          if (!src.write(c)) await new Promise((res) => src.once('drain', res));
+          await new Promise((res) => setImmediate(res));
+        }
+        src.end();
+      })();
+      return r.done;
+    });
+    const results = await Promise.all(receipts);
+    results.forEach((d, n) => {
+      expect(d).toEqual({ size: bodies[n].length, md5: hex('md5', bodies[n]), sha1: hex('sha1', bodies[n]), sha256: hex('sha256', bodies[n]) });
+      expect(fs.readFileSync(path.join(dir, `c${n}`)).equals(bodies[n])).toBe(true);
+    });
+  });
+
   it('fails with FileTooLargeError past the limit and removes the file, for both paths', async () => {
     for (const [size, expectedSize] of [[5000, 5000], [2_000_000, null]] as const) {
       const file = path.join(dir, `big-${size}`);

@@ -153,6 +153,17 @@ describe('LocalStorage.open (pooled sends)', () => {
     expect(await storage.open('f/missing')).toBeNull();
   });
 
+  it('retires a file by moving it out of the tree at once, and frees it soon after (also before any temporary directory exists)', async () => {
+    const dir = tempDir();
+    const fresh = new LocalStorage(dir);
+    await fresh.put('p/objects/x', bodyOf('bytes'), { fresh: true });
+    expect(fs.existsSync(path.join(dir, '.anvil-tmp'))).toBe(false);
+    await fresh.retire('p/objects/x');
+    expect(await fresh.open('p/objects/x')).toBeNull();
+    for (let i = 0; i < 50 && fs.readdirSync(path.join(dir, '.anvil-tmp')).length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fs.readdirSync(path.join(dir, '.anvil-tmp'))).toEqual([]);
+  });
+
   it('reads a small file whole at open: no descriptor stays open, even if it is never sent', async () => {
     await storage.put('small', bodyOf(Buffer.from('conanmanifest')));
     const fds = openFds();

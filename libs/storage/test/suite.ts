@@ -177,6 +177,18 @@ export function storageSuite(fresh: () => Promise<Storage>, streaming: Streaming
     expect(await keys(storage, '')).toEqual(['a/c']);
   });
 
+  it('retires an object: no reader finds it once retire resolves, others stay, a missing one is no error', async () => {
+    await storage.put('r/b', bodyOf('1'));
+    await storage.put('r/c', bodyOf('2'));
+    await storage.retire('r/b');
+    expect(await storage.get('r/b')).toBeNull();
+    expect(await storage.read('r/b')).toBeNull();
+    expect(await storage.head('r/b')).toBeNull();
+    expect(await keys(storage, '')).toEqual(['r/c']);
+    await expect(storage.retire('r/b')).resolves.toBeUndefined();
+    await expect(storage.retire('nope/missing')).resolves.toBeUndefined();
+  });
+
   it('keeps the old object when an upload fails midway', async () => {
     await storage.put('stable', bodyOf('old'));
     await expect(storage.put('stable', failingBody(Buffer.alloc(1000, 1)))).rejects.toThrow();

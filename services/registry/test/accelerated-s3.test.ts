@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { S3Storage } from '@anvil/storage';
-import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { AccessLevel } from '@anvil/auth';
+import { registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { md5, RREV, sha1 } from './helpers';
 import { startS3 } from './s3rver';
 
@@ -37,5 +38,22 @@ describe('accelerated transfers on S3 storage', () => {
     expect(down.status).toBe(200);
     expect(down.headers.get('content-length')).toBe(String(data.length));
     expect(Buffer.from(await down.arrayBuffer()).equals(data)).toBe(true);
+  }, 60_000);
+
+  it('sends a file downloaded again from S3 without the registry, and the new bytes once it was replaced behind the gateway', async () => {
+    const owner = await userWithProject(f, 's3-reuse', 's3reuse');
+    const jwt = await registryJwt(f, owner.projectId, 's3-reuse', owner.token);
+    const path = `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/s3reuse/1.0/${owner.fullPath.replace('/', '+')}/stable/revisions/${RREV}/files/conanfile.py`;
+    const get = async () => {
+      const r = await fetch(`${f.url}${path}`, { headers: { Authorization: `Bearer ${jwt}` } });
+      return { status: r.status, body: Buffer.from(await r.arrayBuffer()).toString() };
+    };
+    expect((await fetch(`${f.url}${path}`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}` }, body: 'print(1)\n' })).status).toBe(200);
+    expect(await get()).toEqual({ status: 200, body: 'print(1)\n' });
+    expect(await get()).toEqual({ status: 200, body: 'print(1)\n' });
+    // another replica replaces it: the kept answer names an object S3 no longer has
+    const scope = { id: owner.projectId, path_with_namespace: owner.fullPath, namespace_id: 0, group_id: null, visibility: 'private' as const, access_level: AccessLevel.OWNER };
+    await f.registry.as({ user: owner.user, scopes: ['api'], auth: 'pat', token_id: 1, project: scope }).put(path).send('print(2)\n').expect(200);
+    expect(await get()).toEqual({ status: 200, body: 'print(2)\n' });
   }, 60_000);
 });

@@ -10,10 +10,13 @@ import { projectStoragePrefix } from './storage-keys';
 import type { Package, PackageReference, Revision } from './types';
 import { packageEvent } from './upload-service';
 
-/** Deletes stored objects after their rows are gone; a failure only leaves an orphan object, logged. */
+/**
+ * Deletes stored objects after their rows are gone, before the answer as far as readers can tell (their
+ * space is freed in the background); a failure only leaves an orphan object, logged.
+ */
 async function deleteObjects(deps: RegistryDeps, keys: string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 16) {
-    await Promise.all(keys.slice(i, i + 16).map((k) => deps.storage.delete(k).catch((e: unknown) => deps.log.warn('could not delete a stored file', { key: k, err: String(e) }))));
+    await Promise.all(keys.slice(i, i + 16).map((k) => deps.storage.retire(k).catch((e: unknown) => deps.log.warn('could not delete a stored file', { key: k, err: String(e) }))));
   }
 }
 

@@ -172,8 +172,9 @@ async function recordFile(deps: RegistryDeps, pkg: UploadPackage, target: Upload
     throw e;
   }
   const replaced = result.replacedKey;
-  // The replaced object is unreachable now; removing it (a large unlink) need not delay the answer.
-  if (replaced) void deps.storage.delete(replaced).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: replaced, err: String(e) }));
+  // Gone for readers before the answer (a gateway that kept an answer naming it finds nothing and
+  // asks again); its space is freed in the background.
+  if (replaced) await deps.storage.retire(replaced).catch((e: unknown) => deps.log.warn('could not delete a replaced file', { key: replaced, err: String(e) }));
   return result.file;
 }
 
