@@ -219,8 +219,9 @@ export class LocalStorage implements Storage {
         fs.mkdirSync(path.dirname(trash), { recursive: true });
       }
     }
+    // gone for readers now: freeing its space and pruning its directory need not be waited for
     void fsp.unlink(trash).catch(() => undefined);
-    await this.prune(path.dirname(file));
+    void this.prune(path.dirname(file)).catch(() => undefined);
   }
 
   /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
