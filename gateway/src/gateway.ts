@@ -173,10 +173,10 @@ export class Gateway {
       res.end(shared.body);
       return;
     }
-    const accelerated = !!this.deps.transfers && target.kind === 'api' && target.service === 'registry';
+    const registry = target.kind === 'api' && target.service === 'registry';
+    const accelerated = registry && !!this.deps.transfers;
     const projectId = scope.project?.id ?? null;
     // the same caller with the same rights asking the same: what the registry answered before, if it said so
-    const registry = target.kind === 'api' && target.service === 'registry';
     const reuse = registry && method === 'GET' ? { key: `${path}\n${JSON.stringify(principal)}\n${JSON.stringify(scope)}`, generation: this.reusedAnswers.generation(projectId) } : null;
     const writes = registry && method !== 'GET' && method !== 'HEAD';
     if (writes) this.reusedAnswers.written(projectId);
@@ -228,12 +228,13 @@ export class Gateway {
     const reused = reuse && this.reusedAnswers.get(reuse.key);
     if (!reused) return go();
     const headers = [...reused.headers, ...perRequestHeaders(trace.rid)];
-    if (!reused.file || !this.deps.transfers) {
+    if (reused.file === undefined) {
       res.writeHead(reused.status, headers);
       res.end(reused.body);
       return;
     }
-    this.deps.transfers.send(res, reused.file, reused.status, headers).then(
+    // kept only from a send-file answer, which only accelerated transfers produce
+    this.deps.transfers!.send(res, reused.file, reused.status, headers).then(
       (sent) => {
         if (sent) return;
         // the object is gone (replaced or deleted): the service answers
