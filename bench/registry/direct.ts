@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ContextSigner, CONTEXT_HEADER, generateContextKeys } from '@anvil/auth';
 import { freePort } from '@anvil/testing';
-import { agent, getDiscard, putFile } from './http-client';
+import { agent } from './http-client';
+import { getDiscard, putFile } from './raw-client';
 import { mb, peakRss, resetPeak } from './proc';
 import { ensureFile, SIZES } from './files';
 

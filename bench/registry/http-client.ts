@@ -1,40 +1,7 @@
-import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 
-/** A keep-alive agent for the benchmark client. */
+/** A keep-alive agent for the latency runs' client (the throughput runs use `raw-client.ts`). */
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-/**
- * Streams a file as the body of a PUT (reads of 1 MiB, or of the file's size when smaller: a 1 MiB
- * buffer per read of a 1 KB file cost the client about 1 ms of garbage collection per upload, on the
- * critical path of every server measured), Content-Length set; resolves with the status.
- */
-export function putFile(url: string, file: string, headers: Record<string, string>): Promise<number> {
-  const size = statSync(file).size;
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'Content-Length': String(size) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    createReadStream(file, { highWaterMark: Math.min(1 << 20, Math.max(size, 1)) }).pipe(req);
-  });
-}
-
-/** GETs a URL, discarding the body; resolves with the status and the byte count. */
-export function getDiscard(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', agent, headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** A small request (JSON or text answer) and its body. */
 export function request(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string }> {

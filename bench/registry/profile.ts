@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { ensureFile, SIZES } from './files';
-import { getDiscard, putFile } from './http-client';
+import { getDiscard, putFile } from './raw-client';
 import { processTree, runMain } from './proc';
 import { startAnvil } from './targets';
 

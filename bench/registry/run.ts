@@ -4,8 +4,9 @@
  * and the same against Conan's reference server when CONAN2_SRC names a conan-io/conan checkout.
  * Usage: npx tsx bench/registry/run.ts  (env: BENCH_SIZES, BENCH_RATE, BENCH_SECONDS, BENCH_TARGETS)
  */
-import { ensureFile, SIZES } from './files';
-import { getDiscard, openLoop, putFile } from './http-client';
+import { ensureFile, SIZES, warmUpReps } from './files';
+import { openLoop } from './http-client';
+import { getDiscard, putFile } from './raw-client';
 import { mb, peakRss, resetPeak, runMain } from './proc';
 import { startAnvil, startConanServer, type Target } from './targets';
 
@@ -15,6 +16,10 @@ function peaks(t: Target): string {
 
 async function throughput(t: Target, label: string, size: number, reps: number) {
   const file = await ensureFile(label, size);
+  for (let i = 0; i < warmUpReps(size, reps); i++) {
+    await putFile(t.fileUrl, file, t.headers);
+    await getDiscard(t.fileUrl, t.headers);
+  }
   for (const pid of Object.values(t.pids)) resetPeak(pid);
   let start = performance.now();
   for (let i = 0; i < reps; i++) {
