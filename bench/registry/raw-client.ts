@@ -89,7 +89,9 @@ class ResponseReader {
     const lines = head.split('\r\n');
     this.status = Number(lines[0].split(' ')[1]);
     const headers = new Map(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    this.keepAlive = headers.get('connection')?.toLowerCase() !== 'close';
+    // HTTP/1.0 (Conan's single-threaded server) closes unless it says otherwise; HTTP/1.1 keeps
+    const connectionHeader = headers.get('connection')?.toLowerCase();
+    this.keepAlive = lines[0].startsWith('HTTP/1.0') ? connectionHeader === 'keep-alive' : connectionHeader !== 'close';
     const length = headers.get('content-length');
     if (headers.get('transfer-encoding')?.toLowerCase().includes('chunked')) this.state = 'chunk-size';
     else if (length !== undefined) {
@@ -148,7 +150,7 @@ const connections = new Map<string, Connection>();
 function connection(url: URL): Connection {
   const key = url.host;
   let c = connections.get(key);
-  if (!c || !c.open || c.socket.destroyed) {
+  if (!c || !c.open || c.socket.destroyed || !c.socket.writable) {
     c = new Connection(url.hostname, Number(url.port || 80), readBuffer);
     connections.set(key, c);
   }
@@ -172,7 +174,10 @@ function exchange(url: URL, send: (socket: net.Socket) => Promise<void>): Promis
 }
 
 function written(socket: net.Socket, data: Buffer | string): Promise<void> {
-  return new Promise((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
+  const p = new Promise<void>((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
+  // awaited later (or not at all once an earlier write failed): never an unhandled rejection
+  p.catch(() => undefined);
+  return p;
 }
 
 /** PUTs a file (Content-Length set), reading it into two reused 1 MiB buffers; resolves with the status. */
