@@ -11,11 +11,26 @@ import net from 'node:net';
  * server keeps it (gunicorn's sync workers close it after each answer) and opened again when needed.
  */
 
-const READ_BUFFER = 1 << 20;
+/** Every read lands here (one request at a time). */
+const readBuffer = Buffer.allocUnsafe(1 << 20);
 
 interface Pending {
   resolve: (r: { status: number; bytes: number }) => void;
   reject: (e: Error) => void;
+}
+
+/**
+ * Where the head's blank line ends in `view` from `i` on, or -1: `before` is the head read so far,
+ * whose last bytes may begin the blank line.
+ */
+function headEnd(before: string, view: Buffer, i: number): number {
+  const carry = before.slice(-3);
+  if (carry) {
+    const at = (carry + view.toString('latin1', i, Math.min(view.length, i + 3))).indexOf('\r\n\r\n');
+    if (at >= 0) return i + at + 4 - carry.length;
+  }
+  const at = view.indexOf('\r\n\r\n', i);
+  return at < 0 ? -1 : at + 4;
 }
 
 /** Parses one response at a time out of what the socket reads, counting (not keeping) body bytes. */
@@ -42,17 +57,17 @@ class ResponseReader {
 
   /** Consumes `buf[0, n)`; may complete the response. */
   feed(buf: Buffer, n: number): void {
+    // what this read filled (the rest of the reused buffer is stale)
+    const view = buf.subarray(0, n);
     let i = 0;
     while (i < n && this.state !== 'idle') {
       if (this.state === 'head') {
-        // the head's text so far (heads are small; one may end in the next read)
-        this.head += buf.toString('latin1', i, n);
-        i = n;
-        const at = this.head.indexOf('\r\n\r\n');
-        if (at < 0) continue;
-        // what followed the head is body: read again (latin1 is one byte per character)
-        i = n - (this.head.length - (at + 4));
-        this.startBody(this.head.slice(0, at));
+        // only the head becomes text: the body after it in the same read stays bytes
+        const end = headEnd(this.head, view, i);
+        const stop = end < 0 ? n : end;
+        this.head += view.toString('latin1', i, stop);
+        i = stop;
+        if (end >= 0) this.startBody(this.head.slice(0, -4));
         continue;
       }
       if (this.state === 'length' || this.state === 'chunk') {
@@ -68,9 +83,9 @@ class ResponseReader {
         return;
       }
       // a line: a chunk's size, the CRLF after its data, or (after the last chunk) a trailer or the end
-      const nl = buf.indexOf('\n', i);
-      const stop = nl < 0 || nl >= n ? n : nl + 1;
-      this.line += buf.toString('latin1', i, stop);
+      const nl = view.indexOf('\n', i);
+      const stop = nl < 0 ? n : nl + 1;
+      this.line += view.toString('latin1', i, stop);
       i = stop;
       if (!this.line.endsWith('\n')) continue;
       const line = this.line.trim();
@@ -127,31 +142,27 @@ class ResponseReader {
 class Connection {
   readonly socket: net.Socket;
   readonly reader = new ResponseReader();
-  open = true;
 
-  constructor(host: string, port: number, readBuffer: Buffer) {
+  constructor(host: string, port: number) {
     const callback = (n: number, buf: Uint8Array): boolean => {
       this.reader.feed(buf as Buffer, n);
       return true; // keep reading
     };
     this.socket = net.connect({ host, port, noDelay: true, onread: { buffer: readBuffer, callback } });
-    this.socket.on('close', () => {
-      this.open = false;
-      this.reader.closed();
-    });
+    this.socket.on('close', () => this.reader.closed());
     this.socket.on('error', () => undefined);
   }
 }
 
-const readBuffer = Buffer.allocUnsafe(READ_BUFFER);
 const sendBuffers = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
 const connections = new Map<string, Connection>();
 
 function connection(url: URL): Connection {
   const key = url.host;
   let c = connections.get(key);
-  if (!c || !c.open || c.socket.destroyed || !c.socket.writable) {
-    c = new Connection(url.hostname, Number(url.port || 80), readBuffer);
+  // not writable once closed, by either side
+  if (!c || !c.socket.writable) {
+    c = new Connection(url.hostname, Number(url.port || 80));
     connections.set(key, c);
   }
   return c;
@@ -209,10 +220,4 @@ export async function putFile(href: string, file: string, headers: Record<string
 export function getDiscard(href: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
   const url = new URL(href);
   return exchange(url, (socket) => written(socket, head('GET', url, headers)));
-}
-
-/** Closes the kept connections. */
-export function closeConnections(): void {
-  for (const c of connections.values()) c.socket.destroy();
-  connections.clear();
 }
