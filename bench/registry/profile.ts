@@ -28,6 +28,30 @@ function cpu(pids: number[]): { user: number; sys: number } {
   return { user, sys };
 }
 
+/** CPU seconds (user + sys) of each thread of the processes, keyed by pid/tid and thread name. */
+function threads(pids: number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+        const f = raw.slice(raw.lastIndexOf(') ') + 2).split(' ');
+        out.set(`${pid}/${tid} ${name}`, (Number(f[11]) + Number(f[12])) / TICK);
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  return out;
+}
+
 /** Machine-wide CPU seconds by kind (first line of /proc/stat). */
 function machine(): Record<string, number> {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -63,6 +87,7 @@ async function main(): Promise<void> {
       client: () => [process.pid],
     };
     const before = Object.fromEntries(Object.entries(groups).map(([k, f]) => [k, cpu(f())]));
+    const gatewayThreads = threads(groups.gateway());
     const m0 = machine();
     const start = performance.now();
     for (let i = 0; i < reps; i++) {
@@ -77,6 +102,11 @@ async function main(): Promise<void> {
       const a = before[k];
       const b = cpu(f());
       console.log(`  ${k.padEnd(9)} ${(((b.user - a.user) * 1000) / reps).toFixed(2)} + ${(((b.sys - a.sys) * 1000) / reps).toFixed(2)}`);
+    }
+    console.log('gateway threads, CPU ms per transfer (those above 1% of the wall time):');
+    for (const [k, v] of threads(groups.gateway())) {
+      const ms = ((v - (gatewayThreads.get(k) ?? 0)) * 1000) / reps;
+      if (ms > (wall * 10) / reps) console.log(`  ${k.padEnd(28)} ${ms.toFixed(2)}`);
     }
     for (const k of ['user', 'system', 'softirq', 'iowait', 'idle']) console.log(`  machine ${k.padEnd(8)} ${(((m1[k] - m0[k]) * 1000) / reps).toFixed(2)}`);
   } finally {

@@ -43,6 +43,8 @@ class ResponseReader {
   private bytes = 0;
   private pending: Pending | null = null;
   keepAlive = true;
+  /** Whether any byte of the current response arrived. */
+  started = false;
 
   expect(p: Pending): void {
     this.head = '';
@@ -51,6 +53,7 @@ class ResponseReader {
     this.left = 0;
     this.bytes = 0;
     this.keepAlive = true;
+    this.started = false;
     this.state = 'head';
     this.pending = p;
   }
@@ -59,6 +62,7 @@ class ResponseReader {
   feed(buf: Buffer, n: number): void {
     // what this read filled (the rest of the reused buffer is stale)
     const view = buf.subarray(0, n);
+    if (n > 0) this.started = true;
     let i = 0;
     while (i < n && this.state !== 'idle') {
       if (this.state === 'head') {
@@ -173,15 +177,26 @@ function head(method: string, url: URL, headers: Record<string, string>): string
   return lines.join('\r\n') + '\r\n\r\n';
 }
 
-function exchange(url: URL, send: (socket: net.Socket) => Promise<void>): Promise<{ status: number; bytes: number }> {
+/**
+ * Sends a request and reads its answer. A kept connection the server closed while it was idle (its
+ * FIN not yet seen when the request went out) fails before any byte of an answer: the request is
+ * sent once more on a new connection, as browsers and HTTP clients do for idempotent requests.
+ */
+async function exchange(url: URL, send: (socket: net.Socket) => Promise<void>, retry = true): Promise<{ status: number; bytes: number }> {
+  const reused = connections.has(url.host) && connections.get(url.host)!.socket.writable;
   const c = connection(url);
   const answered = new Promise<{ status: number; bytes: number }>((resolve, reject) => c.reader.expect({ resolve, reject }));
-  return send(c.socket)
-    .then(() => answered)
-    .then((r) => {
-      if (!c.reader.keepAlive) c.socket.destroy();
-      return r;
-    });
+  answered.catch(() => undefined);
+  try {
+    await send(c.socket);
+    const r = await answered;
+    if (!c.reader.keepAlive) c.socket.destroy();
+    return r;
+  } catch (e) {
+    c.socket.destroy();
+    if (retry && reused && !c.reader.started) return exchange(url, send, false);
+    throw e;
+  }
 }
 
 function written(socket: net.Socket, data: Buffer | string): Promise<void> {
