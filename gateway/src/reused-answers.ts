@@ -1,3 +1,5 @@
+import { KeptAnswers, SHARED_ANSWER_MAX_BYTES } from './shared-answers';
+
 /** One kept answer: the status and client headers, the body or the object to send, and its validity. */
 export interface ReusedAnswer {
   status: number;
@@ -14,8 +16,8 @@ export interface ReusedAnswer {
 }
 
 const MAX_ENTRIES = 10_000;
-/** Largest answer body kept. */
-export const REUSED_BODY_MAX_BYTES = 16 * 1024;
+/** Largest answer body kept (the same bound as for shared answers). */
+export const REUSED_BODY_MAX_BYTES = SHARED_ANSWER_MAX_BYTES;
 
 /**
  * Answers a service marked reusable (`x-anvil-reusable-answer`), by forwarded path and signed context
@@ -32,33 +34,26 @@ export const REUSED_BODY_MAX_BYTES = 16 * 1024;
  * request instead. At most MAX_ENTRIES; emptied when full.
  */
 export class ReusedAnswers {
-  private readonly answers = new Map<string, ReusedAnswer>();
+  private readonly answers = new KeptAnswers<ReusedAnswer>(MAX_ENTRIES);
   private readonly generations = new Map<number, number>();
   /** Bumped by writes without a project: every project's generation counts from it. */
   private global = 0;
+  /** Whether no write to an answer's project was sent since its request was. */
+  private readonly unwritten = (a: ReusedAnswer): boolean => a.generation === this.generation(a.project);
 
   /** The generation of `project` now (to record when a request is sent). */
   generation(project: number | null): number {
     return this.global + (project === null ? 0 : (this.generations.get(project) ?? 0));
   }
 
-  /** The kept answer for `key`, if still valid. */
+  /** The kept answer for `key`, if still valid (in time, and its project not written since). */
   get(key: string, now = Date.now()): ReusedAnswer | undefined {
-    const a = this.answers.get(key);
-    if (!a) return undefined;
-    if (a.until <= now || a.generation !== this.generation(a.project)) {
-      this.answers.delete(key);
-      return undefined;
-    }
-    return a;
+    return this.answers.get(key, now, this.unwritten);
   }
 
   /** Keeps an answer to a request sent at `answer.generation`, unless a write was sent since. */
   set(key: string, answer: ReusedAnswer): void {
-    if (answer.generation !== this.generation(answer.project)) return;
-    if (answer.body && answer.body.length > REUSED_BODY_MAX_BYTES) return;
-    if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
-    this.answers.set(key, answer);
+    if (this.unwritten(answer)) this.answers.set(key, answer);
   }
 
   /** Forgets one answer (its object was gone). */
