@@ -206,18 +206,12 @@ export class LocalStorage implements Storage {
   async retire(key: string): Promise<void> {
     const file = this.localPath(key);
     const trash = path.join(this.root, TEMP_DIR, randomUUID());
-    for (let attempt = 0; ; attempt++) {
-      try {
-        // a rename on a local disk costs tens of microseconds: synchronous, like the rename into place
-        fs.renameSync(file, trash);
-        break;
-      } catch (e) {
-        if (!isMissing(e)) throw e;
-        // no such object, or no temporary directory yet
-        if (!fs.existsSync(file)) return;
-        if (attempt >= 3) throw e;
-        fs.mkdirSync(path.dirname(trash), { recursive: true });
-      }
+    try {
+      this.moveInto(file, trash);
+    } catch (e) {
+      // no such object (a missing temporary directory is made by moveInto)
+      if (isMissing(e) && !fs.existsSync(file)) return;
+      throw e;
     }
     // gone for readers now: freeing its space and pruning its directory need not be waited for
     void fsp.unlink(trash).catch(() => undefined);
