@@ -12,18 +12,26 @@ import { startAnvil } from './targets';
 
 const TICK = 100; // USER_HZ
 
+/** The name and CPU seconds (user, system) in a `/proc/.../stat` file, or null when it is gone. */
+function stat(file: string): { name: string; user: number; sys: number } | null {
+  try {
+    const raw = readFileSync(file, 'utf8');
+    // the name is in parentheses and may hold spaces: the fields count from after its last `)`
+    const f = raw.slice(raw.lastIndexOf(') ') + 2).split(' ');
+    return { name: raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')')), user: Number(f[11]) / TICK, sys: Number(f[12]) / TICK };
+  } catch {
+    return null;
+  }
+}
+
 /** CPU seconds (user, system) of every process in the tree, all threads. */
 function cpu(pids: number[]): { user: number; sys: number } {
   let user = 0;
   let sys = 0;
   for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      user += Number(f[11]) / TICK;
-      sys += Number(f[12]) / TICK;
-    } catch {
-      /* gone */
-    }
+    const s = stat(`/proc/${pid}/stat`);
+    user += s?.user ?? 0;
+    sys += s?.sys ?? 0;
   }
   return { user, sys };
 }
@@ -39,14 +47,8 @@ function threads(pids: number[]): Map<string, number> {
       continue;
     }
     for (const tid of tids) {
-      try {
-        const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
-        const f = raw.slice(raw.lastIndexOf(') ') + 2).split(' ');
-        out.set(`${pid}/${tid} ${name}`, (Number(f[11]) + Number(f[12])) / TICK);
-      } catch {
-        /* gone */
-      }
+      const s = stat(`/proc/${pid}/task/${tid}/stat`);
+      if (s) out.set(`${pid}/${tid} ${s.name}`, s.user + s.sys);
     }
   }
   return out;

@@ -161,15 +161,15 @@ class Connection {
 const sendBuffers = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
 const connections = new Map<string, Connection>();
 
-function connection(url: URL): Connection {
+/** The kept connection to the URL's origin (and that it is one), or a new one when there is none or it closed. */
+function connection(url: URL): { c: Connection; reused: boolean } {
   const key = url.host;
-  let c = connections.get(key);
+  const kept = connections.get(key);
   // not writable once closed, by either side
-  if (!c || !c.socket.writable) {
-    c = new Connection(url.hostname, Number(url.port || 80));
-    connections.set(key, c);
-  }
-  return c;
+  if (kept && kept.socket.writable) return { c: kept, reused: true };
+  const c = new Connection(url.hostname, Number(url.port || 80));
+  connections.set(key, c);
+  return { c, reused: false };
 }
 
 function head(method: string, url: URL, headers: Record<string, string>): string {
@@ -183,8 +183,7 @@ function head(method: string, url: URL, headers: Record<string, string>): string
  * sent once more on a new connection, as browsers and HTTP clients do for idempotent requests.
  */
 async function exchange(url: URL, send: (socket: net.Socket) => Promise<void>, retry = true): Promise<{ status: number; bytes: number }> {
-  const reused = connections.has(url.host) && connections.get(url.host)!.socket.writable;
-  const c = connection(url);
+  const { c, reused } = connection(url);
   const answered = new Promise<{ status: number; bytes: number }>((resolve, reject) => c.reader.expect({ resolve, reject }));
   answered.catch(() => undefined);
   try {
