@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-registry-'));
   const env = { ...process.env, PORT: String(port), GATEWAY_PUBLIC_KEY: keys.publicKey, INTERNAL_API_TOKEN: 'bench-internal', DB_SCHEMA: `bench_registry_${Date.now().toString(36)}`, STORAGE_DIR: dir, LOG_LEVEL: 'warn', CONAN_JWT_SECRET: 'bench' };
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'services/registry/src/main.ts'], { env, stdio: 'inherit' });
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', 'services/registry/src/main.ts'], { env, stdio: 'inherit' });
   try {
     for (let i = 0; i < 150; i++) {
       if ((await fetch(`http://127.0.0.1:${port}/-/readiness`).catch(() => null))?.ok) break;

@@ -239,14 +239,14 @@ describe('Dockerfile', () => {
   it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
     const { gateway, service } = PROCESS_ENV;
     const cmd = dockerfile.split('\n').find((l) => l.startsWith('CMD '))!;
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec node --import tsx gateway/src/main.ts`);
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec node --import tsx \\"services/$SERVICE/src/main.ts\\"`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec node --require tsx/cjs gateway/src/main.ts`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec node --require tsx/cjs \\"services/$SERVICE/src/main.ts\\"`);
   });
 
   it.each(PROCESSES)('has an entry point for %s', (name) => {
     const entry = name === 'gateway' ? 'gateway/src/main.ts' : `services/${name}/src/main.ts`;
     expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
-    expect(dockerfile).toContain(name === 'gateway' ? 'exec node --import tsx gateway/src/main.ts' : 'exec node --import tsx \\"services/$SERVICE/src/main.ts\\"');
+    expect(dockerfile).toContain(name === 'gateway' ? 'exec node --require tsx/cjs gateway/src/main.ts' : 'exec node --require tsx/cjs \\"services/$SERVICE/src/main.ts\\"');
   });
 });
 

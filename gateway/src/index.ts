@@ -94,8 +94,9 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     transfers,
   });
 
-  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ
-  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (await import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
+  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ;
+  // `require`, not `import()`: the process runs under tsx's CommonJS hooks, which a dynamic import bypasses
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (require('@anvil/events') as typeof import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
   const bus = opts.bus ?? ownBus;
   let sub: Subscription | undefined;
   // one transient queue per gateway process: every replica hears every identity and registry event

@@ -72,7 +72,7 @@ function spawnTs(name: string, entry: string, env: Record<string, string>): Flee
   // one process per service, as the Dockerfile runs it (tsx as a loader, not the tsx command, whose
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: withProcessEnv(name === 'gateway' ? 'gateway' : 'service', { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', entry], { cwd: ROOT, env: withProcessEnv(name === 'gateway' ? 'gateway' : 'service', { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
