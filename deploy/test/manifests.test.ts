@@ -228,6 +228,8 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  /** The node command line of a role: its V8 flags, then tsx's CommonJS hooks. */
+  const node = (role: keyof typeof PROCESS_ENV) => ['node', ...PROCESS_ENV[role].nodeArgs, '--require', 'tsx/cjs'].join(' ');
 
   it('pins pnpm, installs from the lockfile and runs as a non-root user', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
@@ -239,14 +241,14 @@ describe('Dockerfile', () => {
   it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
     const { gateway, service } = PROCESS_ENV;
     const cmd = dockerfile.split('\n').find((l) => l.startsWith('CMD '))!;
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec node --require tsx/cjs gateway/src/main.ts`);
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec node --require tsx/cjs \\"services/$SERVICE/src/main.ts\\"`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec ${node('gateway')} gateway/src/main.ts`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec ${node('service')} \\"services/$SERVICE/src/main.ts\\"`);
   });
 
   it.each(PROCESSES)('has an entry point for %s', (name) => {
     const entry = name === 'gateway' ? 'gateway/src/main.ts' : `services/${name}/src/main.ts`;
     expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
-    expect(dockerfile).toContain(name === 'gateway' ? 'exec node --require tsx/cjs gateway/src/main.ts' : 'exec node --require tsx/cjs \\"services/$SERVICE/src/main.ts\\"');
+    expect(dockerfile).toContain(name === 'gateway' ? `exec ${node('gateway')} gateway/src/main.ts` : `exec ${node('service')} \\"services/$SERVICE/src/main.ts\\"`);
   });
 });
 
