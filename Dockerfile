@@ -41,4 +41,4 @@ LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
 
 # exec: the process gets SIGTERM directly and shuts down cleanly. The settings before it are
 # libs/runtime/src/process-env.ts (PROCESS_ENV): fewer malloc arenas, a small young generation.
-CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then MALLOC_ARENA_MAX=1 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=2\" exec node --no-concurrent-marking --require tsx/cjs gateway/src/main.ts; else MALLOC_ARENA_MAX=2 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec node --require tsx/cjs \"services/$SERVICE/src/main.ts\"; fi"]
+CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then MALLOC_ARENA_MAX=1 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=2\" exec node --expose-gc --require tsx/cjs gateway/src/main.ts; else MALLOC_ARENA_MAX=2 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec node --require tsx/cjs \"services/$SERVICE/src/main.ts\"; fi"]

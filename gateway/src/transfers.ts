@@ -5,6 +5,7 @@ import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation
 import type { Logger } from '@anvil/http';
 import { DigestStream, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
 import type { Upstream } from './proxy';
+import { countChunk } from './young-collections';
 
 /** Upload bodies left in storage by a gateway that died mid-request are removed after this long. */
 export const ORPHAN_AGE_MS = 24 * 3600 * 1000;
@@ -64,6 +65,8 @@ export class Transfers {
     const expectedSize = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
     // a fresh key nobody reads before the service is told of it: written in place
     const receipt = this.storage instanceof LocalStorage ? this.storage.receive(key, req, { limit, expectedSize }) : this.streamed(key, req, limit, expectedSize);
+    // after the receiver's own listener: this one only counts
+    req.on('data', countChunk);
     let cancelled = false;
     const done = (async (): Promise<StoredUpload | StoreFailure> => {
       try {
