@@ -10,7 +10,7 @@
  * `YOUNG_COLLECTION_BYTES` frees them while they are young, for ~0.3 ms each.
  *
  * It needs `gc` (the gateway runs with `--expose-gc`, `libs/runtime/src/process-env.ts`); without it
- * (tests that run the gateway in their own process) nothing is collected early.
+ * (tests that start the gateway inside the test runner) nothing is collected early.
  */
 export const YOUNG_COLLECTION_BYTES = 4 * 1024 * 1024;
 
@@ -19,20 +19,12 @@ type Collect = (options: { type: 'minor' }) => void;
 let received = 0;
 
 /**
- * Counts `bytes` of request body received; every YOUNG_COLLECTION_BYTES, collects the young
- * generation when `gc` is exposed. Returns whether it collected.
+ * A `data` listener of a request body: counts its bytes and, every YOUNG_COLLECTION_BYTES, collects
+ * the young generation when `gc` is exposed.
  */
-export function bodyReceived(bytes: number): boolean {
-  received += bytes;
-  if (received < YOUNG_COLLECTION_BYTES) return false;
-  received = 0;
-  const collect = (globalThis as { gc?: unknown }).gc as Collect | undefined;
-  if (!collect) return false;
-  collect({ type: 'minor' });
-  return true;
-}
-
-/** A `data` listener of a request body: counts each chunk. */
 export function countChunk(chunk: Buffer): void {
-  bodyReceived(chunk.length);
+  received += chunk.length;
+  if (received < YOUNG_COLLECTION_BYTES) return;
+  received = 0;
+  (globalThis as { gc?: Collect }).gc?.({ type: 'minor' });
 }
