@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { PROCESS_ENV } from '@anvil/runtime';
+import { PROCESS_ENV, processArgs } from '@anvil/runtime';
 import { generateEnv } from '../scripts/gen-env';
 import {
   BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
@@ -228,8 +228,7 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  /** The node command line of a role: its V8 flags, then tsx's CommonJS hooks. */
-  const node = (role: keyof typeof PROCESS_ENV) => ['node', ...PROCESS_ENV[role].nodeArgs, '--require', 'tsx/cjs'].join(' ');
+  const node = (role: keyof typeof PROCESS_ENV) => ['node', ...processArgs(role)].join(' ');
 
   it('pins pnpm, installs from the lockfile and runs as a non-root user', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim$/m);

@@ -200,4 +200,4 @@ export function runMain<C>(def: ServiceDefinition<C>): void {
       process.exit(1);
     });
 }
-export { PROCESS_ENV, withProcessEnv } from './process-env';
+export { PROCESS_ENV, processArgs, withProcessEnv } from './process-env';

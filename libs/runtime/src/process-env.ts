@@ -30,3 +30,12 @@ export function withProcessEnv(role: keyof typeof PROCESS_ENV, env: Record<strin
   const nodeOptions = [env.NODE_OPTIONS, settings.NODE_OPTIONS].filter(Boolean).join(' ');
   return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? settings.MALLOC_ARENA_MAX, NODE_OPTIONS: nodeOptions };
 }
+
+/**
+ * The node arguments a process of `role` runs with before its entry file: its `nodeArgs`, then tsx's
+ * CommonJS hooks (no loader thread, unlike `--import tsx`). The fleet spawns with them; the
+ * Dockerfile's command is checked against them.
+ */
+export function processArgs(role: keyof typeof PROCESS_ENV): string[] {
+  return [...PROCESS_ENV[role].nodeArgs, '--require', 'tsx/cjs'];
+}

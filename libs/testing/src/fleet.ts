@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
 import { dropSchema } from '@anvil/db';
-import { PROCESS_ENV, withProcessEnv } from '@anvil/runtime';
+import { processArgs, withProcessEnv } from '@anvil/runtime';
 import { TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, uniqueName } from './service';
 
 export const SERVICE_NAMES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
@@ -69,11 +69,11 @@ export interface FleetOptions {
 }
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
-  // one process per service, as the Dockerfile runs it (tsx as a loader, not the tsx command, whose
+  // one process per service, as the Dockerfile runs it (tsx's hooks preloaded, not the tsx command, whose
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
   const role = name === 'gateway' ? 'gateway' : 'service';
-  const proc = spawn(process.execPath, [...PROCESS_ENV[role].nodeArgs, '--require', 'tsx/cjs', entry], { cwd: ROOT, env: withProcessEnv(role, { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...processArgs(role), entry], { cwd: ROOT, env: withProcessEnv(role, { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
