@@ -11,7 +11,7 @@ import net from 'node:net';
  * server keeps it (gunicorn's sync workers close it after each answer) and opened again when needed.
  */
 
-/** Every read lands here (one request at a time). */
+/** Every read lands here: each read is consumed in its callback, before the next one on any connection. */
 const readBuffer = Buffer.allocUnsafe(1 << 20);
 
 interface Pending {
@@ -143,7 +143,7 @@ class ResponseReader {
   }
 }
 
-class Connection {
+export class Connection {
   readonly socket: net.Socket;
   readonly reader = new ResponseReader();
 
@@ -172,7 +172,7 @@ function connection(url: URL): { c: Connection; reused: boolean } {
   return { c, reused: false };
 }
 
-function head(method: string, url: URL, headers: Record<string, string>): string {
+export function head(method: string, url: URL, headers: Record<string, string>): string {
   const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   return lines.join('\r\n') + '\r\n\r\n';
 }
@@ -198,7 +198,7 @@ async function exchange(url: URL, send: (socket: net.Socket) => Promise<void>, r
   }
 }
 
-function written(socket: net.Socket, data: Buffer | string): Promise<void> {
+export function written(socket: net.Socket, data: Buffer | string): Promise<void> {
   const p = new Promise<void>((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
   // awaited later (or not at all once an earlier write failed): never an unhandled rejection
   p.catch(() => undefined);

@@ -5,7 +5,7 @@
  * Usage: npx tsx bench/registry/run.ts  (env: BENCH_SIZES, BENCH_RATE, BENCH_SECONDS, BENCH_TARGETS)
  */
 import { ensureFile, SIZES, warmUpReps } from './files';
-import { openLoop } from './http-client';
+import { openLoop } from './open-loop';
 import { getDiscard, putFile } from './raw-client';
 import { mb, peakRss, resetPeak, runMain } from './proc';
 import { startAnvil, startConanServer, type Target } from './targets';
