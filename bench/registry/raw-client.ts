@@ -7,8 +7,9 @@ import net from 'node:net';
  * http client allocates every 64 KiB it receives and every chunk a read stream gives; on this 2-core
  * machine that cost it 1.2–2 CPU-seconds per GB downloaded and ~1.1 per GB uploaded, on the same cores
  * as the server measured, and the figures measured the client as much as the server. Every target is
- * measured with this client. One request at a time per origin; the connection is kept while the
- * server keeps it (gunicorn's sync workers close it after each answer) and opened again when needed.
+ * measured with this client. `putFile` and `getDiscard` send one request at a time per origin; the
+ * connection is kept while the server keeps it (gunicorn's sync workers close it after each answer) and
+ * opened again when needed. The latency runs keep a pool of these connections (`open-loop.ts`).
  */
 
 /** Every read lands here: each read is consumed in its callback, before the next one on any connection. */
