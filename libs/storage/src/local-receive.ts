@@ -9,8 +9,8 @@ import { OffloadedMd5 } from './md5-worker';
 export interface Receipt {
   /**
    * Resolves with the size and digests once the whole body is in the file; rejects — the file
-   * removed — with FileTooLargeError past the limit, with the body's failure or abort, with the
-   * disk's failure, or when cancelled.
+   * removed — with FileTooLargeError past the limit, with the body's failure or abort (or its end
+   * short of the declared length), with the disk's failure, or when cancelled.
    */
   done: Promise<Digests>;
   /** Lowers (or sets) the limit while bytes flow: fails at once when more already arrived. */
@@ -111,6 +111,8 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
   }
   function onEnd(): void {
     if (finished) return;
+    // a body that ends short of its declared length was cut, whatever ended it: never stored as whole
+    if (opts.expectedSize !== null && bytes < opts.expectedSize) return fail(new Error(`request body ended after ${bytes} of ${opts.expectedSize} bytes`));
     detach();
     let md5Hex: Promise<string>;
     try {

@@ -83,6 +83,15 @@ describe('receiveFile', () => {
     }
   });
 
+  it('fails when the body ends short of its declared length, and removes the file, for both paths', async () => {
+    for (const [size, declared] of [[1000, 1001], [2_000_000, 2_000_001]] as const) {
+      const file = path.join(dir, `short-${size}`);
+      const r = receiveFile(file, Readable.from(chunked(body(size), [65536])), { limit: Number.MAX_SAFE_INTEGER, expectedSize: declared });
+      await expect(r.done).rejects.toThrow(`request body ended after ${size} of ${declared} bytes`);
+      expect(fs.existsSync(file)).toBe(false);
+    }
+  });
+
   it('fails once a limit set while bytes flow is passed', async () => {
     const src = new PassThrough();
     const file = path.join(dir, 'limited');
