@@ -29,6 +29,11 @@ export const configSchema = {
   CONAN_JWT_SECRET: str(null),
   /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
   RATE_LIMIT_PER_MINUTE: int(0, 0),
+  /**
+   * A request body that sends nothing for this long (ms) is cut with 408 and its connection closed
+   * (nginx's `client_body_timeout` in front of GitLab, 60 s). 0 turns it off.
+   */
+  CLIENT_BODY_TIMEOUT_MS: int(60_000, 0),
   /** An upstream connection idle this long (ms; no bytes either way) is cut: 504 before a response started. */
   UPSTREAM_TIMEOUT_MS: int(300_000, 1000),
   /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
+import { watchBody } from './body-timeout';
 import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
@@ -90,6 +91,7 @@ export class Gateway {
       service: null,
     };
     res.once('close', () => this.record(req, res, trace));
+    if (hasBody(req)) watchBody(req, res, this.deps.config.CLIENT_BODY_TIMEOUT_MS, () => this.send(req, res, trace, refusals.requestTimeout()));
     this.serve(req, res, trace).catch((e: unknown) => this.fail(req, res, trace, e));
   };
 

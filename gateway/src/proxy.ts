@@ -164,8 +164,10 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   let sending = false;
   /** A shared answer being kept: its status, headers, seconds and the body so far. */
   let keeping: { kind: 'shared' | 'reusable'; status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
+  // the client went away, or the gateway answered it itself (a stalled body's 408): the upstream's
+  // answer has nowhere to go
   res.on('close', () => {
-    if (settled || res.writableFinished) return;
+    if (settled) return;
     clientGone = true;
     controller?.abort(new Error('client closed the connection'));
   });

@@ -25,7 +25,7 @@ function storageEnv(registry: Registry): Record<string, string> {
 }
 
 /** Starts the three with the gateway on a known port (so PUBLIC_URL is its own URL). */
-export async function startMiniFleet(registryEnv: Record<string, string> = {}): Promise<MiniFleet> {
+export async function startMiniFleet(registryEnv: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<MiniFleet> {
   const identity = await startService(identityService);
   const registry = await startRegistry({ IDENTITY_URL: identity.url, ...registryEnv });
   const port = await freePort();
@@ -44,6 +44,7 @@ export async function startMiniFleet(registryEnv: Record<string, string> = {}): 
       ...storageEnv(registry),
       LOG_LEVEL: 'silent',
       AUTH_CACHE_TTL_MS: '0',
+      ...gatewayEnv,
     },
   });
   const row = await identity.deps.db('users').where({ username: 'root' }).first();

@@ -1,0 +1,78 @@
+import http from 'node:http';
+import { UPLOADS_PREFIX } from '@anvil/auth';
+import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
+import { registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { RREV } from './helpers';
+
+/**
+ * An accelerated upload whose client stops sending, through the real gateway with a short body timeout:
+ * GitLab's answer in front of Workhorse (nginx's 408), and nothing stored is lost or left behind.
+ */
+let f: MiniFleet;
+let jwt: string;
+let file: string;
+
+beforeAll(async () => {
+  f = await startMiniFleet({}, { CLIENT_BODY_TIMEOUT_MS: '300' });
+  const owner = await userWithProject(f, 'stall-owner', 'stall');
+  jwt = await registryJwt(f, owner.projectId, 'stall-owner', owner.token);
+  file = `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/stall/1.0/${owner.fullPath.replace('/', '+')}/stable/revisions/${RREV}/files/conanfile.py`;
+}, 60_000);
+afterAll(async () => {
+  await f?.stop();
+});
+
+/** Sends `first` of the body the headers announce, then nothing: the answer, and whether the gateway closed the connection. */
+function stall(headers: Record<string, string>, first: Buffer): Promise<{ status: number; body: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${f.url}${file}`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}`, ...headers }, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => req.socket?.once('close', () => resolve({ status: res.statusCode ?? 0, body, closed: true })));
+    });
+    req.on('error', reject);
+    req.write(first);
+  });
+}
+
+function send(method: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${f.url}${file}`, { method, headers: { Authorization: `Bearer ${jwt}` }, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function leftoverUploads(): Promise<string[]> {
+  const out: string[] = [];
+  for await (const o of f.registry.deps.storage.list(UPLOADS_PREFIX)) out.push(o.key);
+  return out;
+}
+
+describe('an upload whose client stops sending', () => {
+  const stored = Buffer.from('from conan import ConanFile\n');
+
+  beforeAll(async () => {
+    expect((await send('PUT', stored)).status).toBe(200);
+  });
+
+  it.each([
+    ['stored before it is forwarded (a small declared length)', { 'Content-Length': '1000' }, Buffer.alloc(10, 1)],
+    ['pre-authorised while it streams (a large declared length)', { 'Content-Length': String(PREAUTHORIZE_ABOVE + 1) }, Buffer.alloc(100_000, 2)],
+    ['chunked, as Conan sends it', { 'Transfer-Encoding': 'chunked' }, Buffer.alloc(1000, 3)],
+  ])('%s: 408, the connection closed, the stored file kept and nothing left behind', async (_how, headers, first) => {
+    const r = await stall(headers, first);
+    expect(r.status).toBe(408);
+    expect(JSON.parse(r.body)).toEqual({ message: '408 Request Timeout' });
+    expect(r.closed).toBe(true);
+    const after = await send('GET');
+    expect(after.status).toBe(200);
+    expect(after.body.equals(stored)).toBe(true);
+    for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((res) => setTimeout(res, 50));
+    expect(await leftoverUploads()).toEqual([]);
+  });
+});
