@@ -34,6 +34,11 @@ export const configSchema = {
    * (nginx's `client_body_timeout` in front of GitLab, 60 s). 0 turns it off.
    */
   CLIENT_BODY_TIMEOUT_MS: int(60_000, 0),
+  /**
+   * A stored file the gateway sends to a client that takes nothing of it for this long (ms) is cut
+   * (nginx's `send_timeout` in front of GitLab, 60 s). 0 turns it off.
+   */
+  CLIENT_SEND_TIMEOUT_MS: int(60_000, 0),
   /** An upstream connection idle this long (ms; no bytes either way) is cut: 504 before a response started. */
   UPSTREAM_TIMEOUT_MS: int(300_000, 1000),
   /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */

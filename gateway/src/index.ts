@@ -81,7 +81,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   if (config.ACCELERATED_TRANSFERS) {
     const storage = createStorage(config);
     await prepareStorage(storage);
-    transfers = new Transfers(storage, logger);
+    transfers = new Transfers(storage, logger, config.CLIENT_SEND_TIMEOUT_MS);
     transfers.startSweeping();
   }
   const gateway = new Gateway({

@@ -28,9 +28,14 @@ export type StoreFailure = 'too-large' | 'aborted';
 export class Transfers {
   private sweeper: NodeJS.Timeout | null = null;
 
+  /**
+   * `sendTimeoutMs`: a stored file being sent to a client that takes nothing of it for this long is
+   * cut (nginx's `send_timeout` in front of GitLab); 0 never.
+   */
   constructor(
     readonly storage: Storage,
     private readonly logger: Logger,
+    private readonly sendTimeoutMs = 0,
   ) {}
 
   /**
@@ -140,14 +145,28 @@ export class Transfers {
       const file = await this.storage.open(key);
       if (!file) return false;
       res.writeHead(status, [...headers, 'Content-Length', String(file.size)]);
+      this.cutWhenStalled(res);
       await file.sendTo(res).catch(() => res.destroy());
       return true;
     }
     const obj = await this.storage.read(key);
     if (!obj) return false;
     res.writeHead(status, [...headers, 'Content-Length', String(obj.size)]);
+    this.cutWhenStalled(res);
     await pipeline(obj.body, res).catch(() => res.destroy());
     return true;
+  }
+
+  /**
+   * Destroys `res` once its connection has taken nothing for `sendTimeoutMs` (a socket's timeout
+   * counts from its last completed write): a reader that stopped holds no descriptor or stream for
+   * ever. Once the answer is finished, Node's keep-alive timeout replaces this one.
+   */
+  private cutWhenStalled(res: ServerResponse): void {
+    if (this.sendTimeoutMs <= 0 || !res.socket) return;
+    res.socket.setTimeout(this.sendTimeoutMs);
+    // a listener on the response keeps Node's server from destroying the socket itself
+    res.once('timeout', () => res.destroy(new Error('the client took nothing of the answer')));
   }
 
   /** Deletes upload bodies older than ORPHAN_AGE_MS (left by a gateway that stopped mid-upload). */

@@ -1,19 +1,23 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
 import { registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { RREV } from './helpers';
 
 /**
- * An accelerated upload whose client stops sending, through the real gateway with a short body timeout:
- * GitLab's answer in front of Workhorse (nginx's 408), and nothing stored is lost or left behind.
+ * Accelerated transfers whose client stalls, through the real gateway with short client timeouts: an
+ * upload whose client stops sending gets GitLab's answer in front of Workhorse (nginx's 408), and
+ * nothing stored is lost or left behind; a download whose client stops reading is cut, and the
+ * gateway lets go of the file.
  */
 let f: MiniFleet;
 let jwt: string;
 let file: string;
 
 beforeAll(async () => {
-  f = await startMiniFleet({}, { CLIENT_BODY_TIMEOUT_MS: '300' });
+  f = await startMiniFleet({}, { CLIENT_BODY_TIMEOUT_MS: '300', CLIENT_SEND_TIMEOUT_MS: '300' });
   const owner = await userWithProject(f, 'stall-owner', 'stall');
   jwt = await registryJwt(f, owner.projectId, 'stall-owner', owner.token);
   file = `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/stall/1.0/${owner.fullPath.replace('/', '+')}/stable/revisions/${RREV}/files/conanfile.py`;
@@ -35,9 +39,9 @@ function stall(headers: Record<string, string>, first: Buffer): Promise<{ status
   });
 }
 
-function send(method: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+function send(method: string, body?: Buffer, path = file): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${f.url}${file}`, { method, headers: { Authorization: `Bearer ${jwt}` }, agent: false }, (res) => {
+    const req = http.request(`${f.url}${path}`, { method, headers: { Authorization: `Bearer ${jwt}` }, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
@@ -74,5 +78,35 @@ describe('an upload whose client stops sending', () => {
     expect(after.body.equals(stored)).toBe(true);
     for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((res) => setTimeout(res, 50));
     expect(await leftoverUploads()).toEqual([]);
+  });
+});
+
+describe('a download whose client stops reading', () => {
+  const size = 64 << 20;
+  const big = () => file.replace(/conanfile\.py$/, 'conan_sources.tgz');
+  const openFds = () => fs.readdirSync('/proc/self/fd').length;
+
+  it('is cut once the client has taken nothing for CLIENT_SEND_TIMEOUT_MS, and the file is let go', async () => {
+    expect((await send('PUT', Buffer.alloc(size, 7), big())).status).toBe(200);
+    const fds = openFds();
+    const socket = net.connect(Number(new URL(f.url).port), '127.0.0.1');
+    socket.write(`GET ${big()} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\n\r\n`);
+    socket.pause();
+    // far past the timeout: the gateway has stopped sending and closed its end
+    await new Promise((r) => setTimeout(r, 2000));
+    let received = 0;
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (c: Buffer) => (received += c.length));
+    socket.on('error', () => undefined);
+    socket.resume();
+    await ended;
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(size);
+    for (let i = 0; i < 50 && openFds() > fds; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(openFds()).toBeLessThanOrEqual(fds);
+    // a reader that keeps reading gets it all
+    const whole = await send('GET', undefined, big());
+    expect(whole.status).toBe(200);
+    expect(whole.body.length).toBe(size);
   });
 });
