@@ -35,8 +35,8 @@ export const configSchema = {
    */
   CLIENT_BODY_TIMEOUT_MS: int(60_000, 0),
   /**
-   * A stored file the gateway sends to a client that takes nothing of it for this long (ms) is cut
-   * (nginx's `send_timeout` in front of GitLab, 60 s). 0 turns it off.
+   * An answer whose bytes wait this long (ms) for a client that takes nothing is cut, its upstream
+   * request or stored file let go (nginx's `send_timeout` in front of GitLab, 60 s). 0 turns it off.
    */
   CLIENT_SEND_TIMEOUT_MS: int(60_000, 0),
   /** An upstream connection idle this long (ms; no bytes either way) is cut: 504 before a response started. */

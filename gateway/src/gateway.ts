@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
-import { watchBody } from './body-timeout';
+import { watchBody } from './client-timeouts';
 import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
@@ -204,6 +204,7 @@ export class Gateway {
       requestId: trace.rid,
       contextHeader: CONTEXT_HEADER,
       timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
+      sendTimeoutMs: this.deps.config.CLIENT_SEND_TIMEOUT_MS,
       keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
       // identity changed something through us: drop cached tokens and scopes before the client hears back
       onResponse: invalidates ? (status) => status < 400 && this.invalidate() : writes ? () => this.reusedAnswers.written(projectId) : undefined,

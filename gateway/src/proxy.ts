@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { INTERNAL_HEADER_PREFIX, REUSABLE_ANSWER_HEADER, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
+import { cutWhenStalled } from './client-timeouts';
 import { SHARED_ANSWER_MAX_BYTES } from './shared-answers';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
@@ -50,6 +51,8 @@ export interface ForwardSpec {
   keepAuthorization: boolean;
   /** Idle time (ms) waiting for the upstream's headers, or between its body chunks. */
   timeoutMs: number;
+  /** A client that takes nothing of the answer for this long (ms) is cut, the upstream request with it; 0 or absent, never. */
+  sendTimeoutMs?: number;
   /** Called with the upstream's status once its response starts. */
   onResponse?: (status: number) => void;
   /** Forward without the request body (the gateway consumed it: an accelerated upload). */
@@ -190,6 +193,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       if (kept) keeping = { ...kept, status, headers: clientHeaders(headers), parts: [], bytes: 0 };
       try {
         res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
+        cutWhenStalled(res, spec.sendTimeoutMs ?? 0);
       } catch (e) {
         // a header node refuses to write (invalid characters): nothing sensible can reach the client
         c.abort(e as Error);

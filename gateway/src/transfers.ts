@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { DigestStream, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
+import { cutWhenStalled } from './client-timeouts';
 import type { Upstream } from './proxy';
 import { countChunk } from './young-collections';
 
@@ -145,28 +146,16 @@ export class Transfers {
       const file = await this.storage.open(key);
       if (!file) return false;
       res.writeHead(status, [...headers, 'Content-Length', String(file.size)]);
-      this.cutWhenStalled(res);
+      cutWhenStalled(res, this.sendTimeoutMs);
       await file.sendTo(res).catch(() => res.destroy());
       return true;
     }
     const obj = await this.storage.read(key);
     if (!obj) return false;
     res.writeHead(status, [...headers, 'Content-Length', String(obj.size)]);
-    this.cutWhenStalled(res);
+    cutWhenStalled(res, this.sendTimeoutMs);
     await pipeline(obj.body, res).catch(() => res.destroy());
     return true;
-  }
-
-  /**
-   * Destroys `res` once its connection has taken nothing for `sendTimeoutMs` (a socket's timeout
-   * counts from its last completed write): a reader that stopped holds no descriptor or stream for
-   * ever. Once the answer is finished, Node's keep-alive timeout replaces this one.
-   */
-  private cutWhenStalled(res: ServerResponse): void {
-    if (this.sendTimeoutMs <= 0 || !res.socket) return;
-    res.socket.setTimeout(this.sendTimeoutMs);
-    // a listener on the response keeps Node's server from destroying the socket itself
-    res.once('timeout', () => res.destroy(new Error('the client took nothing of the answer')));
   }
 
   /** Deletes upload bodies older than ORPHAN_AGE_MS (left by a gateway that stopped mid-upload). */

@@ -6,13 +6,14 @@ import { startTestGateway, waitFor } from './support/gateway';
 
 /** An anonymous upload route with nothing to resolve (a Conan file PUT at instance level), proxied as it is. */
 const UPLOAD = '/api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz';
+/** Both client timeouts (body and send), ms. */
 const BODY_TIMEOUT = 300;
 let echo: Echo;
 let gw: RunningGateway;
 
 beforeAll(async () => {
   echo = await startEcho('registry');
-  gw = await startTestGateway({ registry: echo.url }, { CLIENT_BODY_TIMEOUT_MS: String(BODY_TIMEOUT), UPSTREAM_TIMEOUT_MS: '1000' });
+  gw = await startTestGateway({ registry: echo.url }, { CLIENT_BODY_TIMEOUT_MS: String(BODY_TIMEOUT), CLIENT_SEND_TIMEOUT_MS: String(BODY_TIMEOUT), UPSTREAM_TIMEOUT_MS: '1000' });
 });
 
 afterAll(async () => {
@@ -114,5 +115,45 @@ describe('what the body timeout leaves alone', () => {
     const second = answer(c.received().slice(before)) as { status: number; body: { bytes: number } };
     expect(second.status).toBe(200);
     expect(second.body.bytes).toBe(2);
+  });
+});
+
+describe('an answer whose client stops reading', () => {
+  test('a proxied one is cut after CLIENT_SEND_TIMEOUT_MS, the upstream request with it', async () => {
+    const size = 64 << 20;
+    const gone = waitFor<number>(echo.probe, 'res-closed', () => true, 10_000);
+    const c = connect();
+    c.socket.write(`GET /api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz?download=${size} HTTP/1.1\r\nHost: anvil\r\n\r\n`);
+    c.socket.pause();
+    const sent = await gone;
+    expect(sent).toBeLessThan(size);
+    c.socket.resume();
+    await c.closed;
+    expect(c.received().length).toBeLessThan(size);
+  });
+
+  test('an upstream slow between two parts of its answer, to a client that reads, is not cut', async () => {
+    const c = connect();
+    c.socket.write(`GET /api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz?download=200000&hold=70000 HTTP/1.1\r\nHost: anvil\r\nConnection: close\r\n\r\n`);
+    await sleep(BODY_TIMEOUT * 2.5);
+    echo.release();
+    await c.closed;
+    const raw = c.received();
+    expect(raw.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase()).toContain('transfer-encoding: chunked');
+    // the body in full, chunk by chunk, to its last (empty) chunk
+    let at = raw.indexOf('\r\n\r\n') + 4;
+    let bytes = 0;
+    let n = NaN;
+    for (;;) {
+      const eol = raw.indexOf('\r\n', at);
+      n = eol < 0 ? NaN : parseInt(raw.slice(at, eol), 16);
+      // a cut answer ends without its last chunk
+      if (!(n > 0) || eol + 2 + n > raw.length) break;
+      bytes += n;
+      at = eol + 2 + n + 2;
+    }
+    expect(n).toBe(0);
+    expect(bytes).toBe(200_000);
   });
 });

@@ -48,3 +48,21 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number,
     start();
   };
 }
+
+/**
+ * Destroys `res` once bytes of it have waited `ms` for the client to take them, as nginx's
+ * `send_timeout` (the time between two successive writes that the client holds up): a reader that
+ * stopped holds no descriptor, stream or upstream request for ever. The upstream taking its time
+ * between two parts of the answer is not the client's doing and is left to `UPSTREAM_TIMEOUT_MS`.
+ * Called once the answer has started; when it is finished, Node's keep-alive timeout replaces this one.
+ */
+export function cutWhenStalled(res: ServerResponse, ms: number): void {
+  const socket = res.socket;
+  if (ms <= 0 || !socket) return;
+  socket.setTimeout(ms);
+  // a listener on the response keeps Node's server from destroying the socket itself
+  res.on('timeout', () => {
+    if (res.writableLength > 0 || socket.writableLength > 0) res.destroy(new Error('the client took nothing of the answer'));
+    else socket.setTimeout(ms);
+  });
+}
