@@ -19,8 +19,9 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number,
   const socket = req.socket;
   const stop = () => {
     res.off('timeout', check);
-    // once the answer is finished, the socket's timeout is Node's keep-alive timeout: left alone
-    if (!res.writableFinished) socket.setTimeout(0);
+    // once the answer has started, the socket's timeout is the answer's (`cutWhenStalled`, then Node's
+    // keep-alive timeout): left alone
+    if (!res.headersSent) socket.setTimeout(0);
   };
   // Node's server emits a socket's timeout on its current response; a listener there keeps Node
   // from destroying the socket itself
