@@ -55,7 +55,8 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number,
  * `send_timeout` (the time between two successive writes that the client holds up): a reader that
  * stopped holds no descriptor, stream or upstream request for ever. The upstream taking its time
  * between two parts of the answer is not the client's doing and is left to `UPSTREAM_TIMEOUT_MS`.
- * Called once the answer has started; when it is finished, Node's keep-alive timeout replaces this one.
+ * Called once the answer has started (the proxy: at its first write the client holds up); when it is
+ * finished, Node's keep-alive timeout replaces this one.
  */
 export function cutWhenStalled(res: ServerResponse, ms: number): void {
   const socket = res.socket;

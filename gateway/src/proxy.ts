@@ -167,6 +167,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
   let sending = false;
   /** A shared answer being kept: its status, headers, seconds and the body so far. */
   let keeping: { kind: 'shared' | 'reusable'; status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
+  /** Whether `cutWhenStalled` watches the answer (since its first write the client held up). */
+  let stallWatched = false;
   // the client went away, or the gateway answered it itself (a stalled body's 408): the upstream's
   // answer has nowhere to go
   res.on('close', () => {
@@ -193,7 +195,6 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       if (kept) keeping = { ...kept, status, headers: clientHeaders(headers), parts: [], bytes: 0 };
       try {
         res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
-        cutWhenStalled(res, spec.sendTimeoutMs ?? 0);
       } catch (e) {
         // a header node refuses to write (invalid characters): nothing sensible can reach the client
         c.abort(e as Error);
@@ -207,6 +208,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
         else keeping.parts.push(Buffer.from(chunk));
       }
       if (!res.write(chunk)) {
+        // bytes now wait for the client: from here on, one that takes nothing is cut (armed once,
+        // and only for answers that meet a slow client, not for every small one)
+        if (!stallWatched) {
+          stallWatched = true;
+          cutWhenStalled(res, spec.sendTimeoutMs ?? 0);
+        }
         c.pause();
         res.once('drain', () => c.resume());
       }
