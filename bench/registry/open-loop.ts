@@ -34,11 +34,13 @@ class Pool {
       if (c.socket.writable) return c;
       this.open--;
     }
-    if (this.open < MAX_CONNECTIONS) {
-      this.open++;
-      return new Connection(this.url.hostname, Number(this.url.port || 80));
-    }
+    if (this.open < MAX_CONNECTIONS) return this.connect();
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private connect(): Connection {
+    this.open++;
+    return new Connection(this.url.hostname, Number(this.url.port || 80));
   }
 
   private release(c: Connection, keep: boolean): void {
@@ -47,7 +49,7 @@ class Pool {
       this.open--;
     }
     const next = this.waiting.shift();
-    if (next) next(keep ? c : (this.open++, new Connection(this.url.hostname, Number(this.url.port || 80))));
+    if (next) next(keep ? c : this.connect());
     else if (keep) this.idle.push(c);
   }
 
