@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       client: () => [process.pid],
     };
     const before = Object.fromEntries(Object.entries(groups).map(([k, f]) => [k, cpu(f())]));
-    const gatewayThreads = threads(groups.gateway());
+    const threads0 = { gateway: threads(groups.gateway()), registry: threads(groups.registry()) };
     const m0 = machine();
     const start = performance.now();
     for (let i = 0; i < reps; i++) {
@@ -105,10 +105,12 @@ async function main(): Promise<void> {
       const b = cpu(f());
       console.log(`  ${k.padEnd(9)} ${(((b.user - a.user) * 1000) / reps).toFixed(2)} + ${(((b.sys - a.sys) * 1000) / reps).toFixed(2)}`);
     }
-    console.log('gateway threads, CPU ms per transfer (those above 1% of the wall time):');
-    for (const [k, v] of threads(groups.gateway())) {
-      const ms = ((v - (gatewayThreads.get(k) ?? 0)) * 1000) / reps;
-      if (ms > (wall * 10) / reps) console.log(`  ${k.padEnd(28)} ${ms.toFixed(2)}`);
+    for (const service of ['gateway', 'registry'] as const) {
+      console.log(`${service} threads, CPU ms per transfer (those above 1% of the wall time):`);
+      for (const [k, v] of threads(groups[service]())) {
+        const ms = ((v - (threads0[service].get(k) ?? 0)) * 1000) / reps;
+        if (ms > (wall * 10) / reps) console.log(`  ${k.padEnd(28)} ${ms.toFixed(2)}`);
+      }
     }
     for (const k of ['user', 'system', 'softirq', 'iowait', 'idle']) console.log(`  machine ${k.padEnd(8)} ${(((m1[k] - m0[k]) * 1000) / reps).toFixed(2)}`);
   } finally {
