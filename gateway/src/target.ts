@@ -1,4 +1,5 @@
 import type { CompiledRoute, RouteMatcher } from './matcher';
+import { malformedUrl } from './malformed';
 import { Refusal, refusals } from './refusals';
 import { ALERT_SUFFIXES, ServiceName } from './routes';
 
@@ -44,6 +45,7 @@ export function parseTarget(url: string, matcher: RouteMatcher): Target {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q + 1);
+  if (malformedUrl(path, query)) return { kind: 'refuse', refusal: refusals.malformed() };
   if (path.startsWith(API) && (path.length === API.length || path[API.length] === '/')) return apiTarget(path, query, matcher);
   if (path.startsWith('/api/v3/') || path === '/api/v3') return { kind: 'refuse', refusal: refusals.apiV3() };
   const local = LOCAL[path];

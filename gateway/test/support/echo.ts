@@ -10,7 +10,7 @@ import { testKeys } from '@anvil/testing';
 export interface Echo {
   name: string;
   url: string;
-  /** Events: `data` (bytes so far), `aborted` (request cut before its end), `res-closed` (client gone mid-response). */
+  /** Events: `request` (its path), `data` (bytes so far), `aborted` (request cut before its end), `res-closed` (client gone mid-response). */
   probe: EventEmitter;
   /** Resolves a paused download (see `?hold=`). */
   release(): void;
@@ -35,6 +35,7 @@ export async function startEcho(name: string): Promise<Echo> {
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       router.use((req, res) => {
+        probe.emit('request', req.originalUrl);
         if (req.query.hang) return; // never answers (upstream timeout)
         const download = Number(req.query.download ?? 0);
         if (download > 0) return streamDownload(res, download, Number(req.query.hold ?? 0), probe, (r) => (release = r));
