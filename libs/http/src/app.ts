@@ -58,12 +58,37 @@ export function bodyParsers(streamBody: (req: Request) => boolean = () => false)
     if (req.body === undefined) req.body = {};
     next();
   };
+  const parsed = (req: Request, res: Response, next: NextFunction) => {
+    // GitLab's HandleMalformedStrings: a parameter holding NUL or a lone surrogate is refused whole
+    if (hasMalformedString(req.body)) return void res.status(400).setHeader('Content-Type', 'text/plain').end('Bad Request');
+    done(req, next);
+  };
   return [
     (req, res, next) => {
       if (!hasBody(req) || streamBody(req)) return done(req, next);
-      json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, (err2?: unknown) => (err2 ? next(err2) : done(req, next)))));
+      json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, (err2?: unknown) => (err2 ? next(err2) : parsed(req, res, next)))));
     },
   ];
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when a string anywhere in a parsed body holds a NUL character (Postgres refuses it in text and
+ * jsonb) or a lone surrogate (which has no UTF-8). Walked with a stack of its own: nesting is the
+ * client's to choose.
+ */
+export function hasMalformedString(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0') || LONE_SURROGATE.test(value)) return true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) pending.push(k, v);
+    }
+  }
+  return false;
 }
 
 /**

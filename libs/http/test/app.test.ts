@@ -146,6 +146,26 @@ describe('createServiceApp', () => {
       }
     });
 
+    it.each([
+      ['a NUL in a JSON value', 'application/json', '{"title":"a\\u0000b"}'],
+      ['a NUL in a JSON key', 'application/json', '{"a\\u0000":1}'],
+      ['a NUL deep in a JSON array', 'application/json', '{"a":[{"b":[["c\\u0000"]]}]}'],
+      ['a lone surrogate', 'application/json', '{"title":"\\ud800x"}'],
+      ['a NUL in a form field', 'application/x-www-form-urlencoded', 'title=a%00b'],
+    ])('answers %s with GitLab\'s 400 Bad Request in plain text', async (_what, type, body) => {
+      const r = await echo('post').set('content-type', type).send(body);
+      expect(r.status).toBe(400);
+      expect(r.headers['content-type']).toBe('text/plain');
+      expect(r.text).toBe('Bad Request');
+    });
+
+    it('keeps well-formed non-ASCII strings and surrogate pairs, and finds a NUL at any depth', async () => {
+      await echo('post').send({ t: 'caf\u00e9 \ud83d\ude00', a: [[[['x']]]] }).expect(200, { body: { t: 'caf\u00e9 \ud83d\ude00', a: [[[['x']]]] } });
+      const deep = '['.repeat(5000) + '"\\u0000"' + ']'.repeat(5000);
+      const r = await echo('post').set('content-type', 'application/json').send(deep);
+      expect(r.status).toBe(400);
+    });
+
     it('leaves a body of another type unparsed', async () => {
       await echo('post').set('content-type', 'text/plain').send('hello').expect(200, { body: {} });
     });
