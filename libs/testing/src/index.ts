@@ -2,3 +2,4 @@ export * from './service';
 export * from './fleet';
 export { tcpOpen } from './global-setup';
 export * from './basics';
+export * from './seeded';

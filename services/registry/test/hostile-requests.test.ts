@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { pickWith as pick, seededRandom } from '@anvil/testing';
 import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 import { RREV } from './helpers';
 
@@ -11,18 +12,6 @@ import { RREV } from './helpers';
  */
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261124);
 const REQUESTS = Number(process.env.HOSTILE_REQUESTS ?? 1500);
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let f: MiniFleet;
 let fuzzer: Awaited<ReturnType<typeof userWithProject>>;
@@ -65,8 +54,6 @@ function send(method: string, path: string, headers: Record<string, string>, bod
     req.end(body);
   });
 }
-
-const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
 const SEGMENTS = [
   'pkg', 'zlib', '1.0', '_', 'stable', 'fuzz+fuzz', '0', RREV, 'a'.repeat(300), '%2F', '..', '%2e%2e', '%00', '%FF', '%', '%zz',
@@ -142,7 +129,7 @@ function body(r: () => number): { headers: Record<string, string>; data?: Buffer
 }
 
 test(`${REQUESTS} hostile requests to every registry route: never a 5xx, never a hang, nothing of another project lost`, async () => {
-  const r = prng(SEED);
+  const r = seededRandom(SEED);
   const failures: string[] = [];
   const seen = new Map<number, number>();
   for (let i = 0; i < REQUESTS; i++) {
