@@ -121,6 +121,7 @@ export class Gateway {
   metrics(): string {
     const lines = ['# HELP gateway_responses_total Responses by status', '# TYPE gateway_responses_total counter'];
     for (const [status, n] of this.counts) lines.push(`gateway_responses_total{status="${status}"} ${n}`);
+    if (this.deps.transfers) lines.push('# HELP gateway_upload_bodies_receiving Upload bodies being stored now', '# TYPE gateway_upload_bodies_receiving gauge', `gateway_upload_bodies_receiving ${this.deps.transfers.receiving}`);
     return lines.join('\n') + '\n';
   }
 

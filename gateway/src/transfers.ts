@@ -28,6 +28,8 @@ export type StoreFailure = 'too-large' | 'aborted';
  */
 export class Transfers {
   private sweeper: NodeJS.Timeout | null = null;
+  /** Upload bodies being received now (each holds a descriptor or an S3 upload until it settles). */
+  receiving = 0;
 
   /**
    * `sendTimeoutMs`: a stored file being sent to a client that takes nothing of it for this long is
@@ -74,6 +76,7 @@ export class Transfers {
     // after the receiver's own listener: this one only counts
     req.on('data', countChunk);
     let cancelled = false;
+    this.receiving++;
     const done = (async (): Promise<StoredUpload | StoreFailure> => {
       try {
         const d = await receipt.done;
@@ -85,6 +88,8 @@ export class Transfers {
         if (cancelled || (req.destroyed && !req.complete)) return 'aborted';
         // storage failed while the client still waits: the caller answers
         throw e;
+      } finally {
+        this.receiving--;
       }
     })();
     return {
@@ -111,6 +116,8 @@ export class Transfers {
     req.once('error', (e) => digest.destroy(e));
     req.once('close', aborted);
     req.pipe(digest);
+    // cut before anyone listened: its 'close' has been and gone
+    if (req.destroyed) aborted();
     const done = (async () => {
       try {
         await this.storage.put(key, digest, { fresh: true });

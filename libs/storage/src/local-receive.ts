@@ -158,6 +158,9 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
   body.on('end', onEnd);
   body.on('error', fail);
   body.on('close', onClose);
+  // cut before anyone listened (a client gone while its request was being authenticated): its
+  // 'close' has been and gone
+  if (body.destroyed && !body.readableEnded) fail(new Error('request body aborted'));
   return {
     done,
     limit(n) {

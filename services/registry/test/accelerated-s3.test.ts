@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { S3Storage } from '@anvil/storage';
 import { AccessLevel } from '@anvil/auth';
@@ -56,4 +57,32 @@ describe('accelerated transfers on S3 storage', () => {
     await f.registry.as({ user: owner.user, scopes: ['api'], auth: 'pat', token_id: 1, project: scope }).put(path).send('print(2)\n').expect(200);
     expect(await get()).toEqual({ status: 200, body: 'print(2)\n' });
   }, 60_000);
+
+  it('lets go of a chunked body cut by a malformed chunk before the gateway listened, and leaves nothing on S3', async () => {
+    const owner = await userWithProject(f, 's3-cut', 's3cut');
+    const jwt = await registryJwt(f, owner.projectId, 's3-cut', owner.token);
+    const path = `/api/v4/projects/${owner.projectId}/packages/conan/v2/conans/s3cut/1.0/${owner.fullPath.replace('/', '+')}/stable/revisions/${RREV}/files/conanfile.py`;
+    const request = `PUT ${path} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n`;
+    const status = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(new URL(f.url).port), '127.0.0.1', () => socket.write(request));
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(answer.split('\r\n')[0]));
+    });
+    expect(status).toBe('HTTP/1.1 400 Bad Request');
+    // the gateway let go of the body: no S3 upload waits for bytes that will never come
+    const receiving = async () => Number(/^gateway_upload_bodies_receiving (\d+)$/m.exec(await (await fetch(`${f.url}/metrics`)).text())?.[1]);
+    // the request may still be on its way through authentication when the client sees the 400
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await receiving()).toBe(0);
+    const left = async () => {
+      const keys: string[] = [];
+      for await (const o of f.registry.deps.storage.list(UPLOADS_PREFIX)) keys.push(o.key);
+      return keys;
+    };
+    for (let i = 0; i < 50 && (await left()).length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await left()).toEqual([]);
+  });
 });

@@ -81,6 +81,56 @@ describe('an upload whose client stops sending', () => {
   });
 });
 
+/** Sends raw bytes on a new connection; the answer's status line (or '' when closed without one) once the connection closes. */
+function raw(bytes: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(new URL(f.url).port), '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    const timer = setTimeout(() => reject(new Error('no end in 5 s')), 5000);
+    socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer.split('\r\n')[0]);
+    });
+    // the body's end, or what follows it, never comes: the server must close by itself
+  });
+}
+
+/** The gateway's gauge of upload bodies it is storing now (each holds a descriptor until it settles). */
+async function receiving(): Promise<number> {
+  const text = await (await fetch(`${f.url}/metrics`)).text();
+  return Number(/^gateway_upload_bodies_receiving (\d+)$/m.exec(text)?.[1]);
+}
+
+describe('an upload whose body is malformed on the wire', () => {
+  const stored = Buffer.from('from conan import ConanFile  # kept\n');
+  const put = (headers: string) => `PUT ${file} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\n${headers}\r\n`;
+
+  beforeAll(async () => {
+    expect((await send('PUT', stored)).status).toBe(200);
+  });
+
+  it.each([
+    ['a chunk size that is not hex', () => put('Transfer-Encoding: chunked\r\n') + '5\r\nhello\r\nzz\r\nmore\r\n0\r\n\r\n'],
+    ['a chunk longer than its size', () => put('Transfer-Encoding: chunked\r\n') + '3\r\nhello world\r\n0\r\n\r\n'],
+    ['both Content-Length and Transfer-Encoding (a smuggling attempt)', () => put('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n') + '5\r\nhello\r\n0\r\n\r\n'],
+    ['two different Content-Lengths', () => put('Content-Length: 5\r\nContent-Length: 6\r\n') + 'hello!'],
+    ['a Content-Length that is not a number', () => put('Content-Length: 5x\r\n') + 'hello'],
+  ])('%s: 400 and the connection closed, the stored file kept, nothing left behind or held open', async (_how, request) => {
+    expect(await raw(Buffer.from(request(), 'latin1'))).toBe('HTTP/1.1 400 Bad Request');
+    // the request may still be on its way through authentication when the client sees the 400
+    await new Promise((res) => setTimeout(res, 300));
+    for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((res) => setTimeout(res, 50));
+    expect(await receiving()).toBe(0);
+    const after = await send('GET');
+    expect(after.status).toBe(200);
+    expect(after.body.equals(stored)).toBe(true);
+    for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((res) => setTimeout(res, 50));
+    expect(await leftoverUploads()).toEqual([]);
+  });
+});
+
 describe('a download whose client stops reading', () => {
   const size = 64 << 20;
   const big = () => file.replace(/conanfile\.py$/, 'conan_sources.tgz');
