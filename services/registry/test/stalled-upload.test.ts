@@ -131,6 +131,28 @@ describe('an upload whose body is malformed on the wire', () => {
   });
 });
 
+describe('an upload whose client is gone before the gateway listened', () => {
+  it.each([
+    ['stored before it is forwarded (a small declared length)', 'Content-Length: 1000'],
+    ['pre-authorised while it streams (chunked)', 'Transfer-Encoding: chunked'],
+  ])('%s: nothing left behind or held open, the stored file kept', async (_how, header) => {
+    const before = await send('GET');
+    const socket = net.connect(Number(new URL(f.url).port), '127.0.0.1', () => {
+      socket.write(`PUT ${file} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\n${header}\r\n\r\n${header.startsWith('Transfer') ? 'a\r\n' : ''}0123456789`);
+      // gone at once: the request is still being authenticated when its 'close' fires
+      socket.destroy();
+    });
+    socket.on('error', () => undefined);
+    await new Promise((res) => setTimeout(res, 300));
+    for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((res) => setTimeout(res, 50));
+    expect(await receiving()).toBe(0);
+    expect(await leftoverUploads()).toEqual([]);
+    const after = await send('GET');
+    expect(after.status).toBe(200);
+    expect(after.body.equals(before.body)).toBe(true);
+  });
+});
+
 describe('a download whose client stops reading', () => {
   const size = 64 << 20;
   const big = () => file.replace(/conanfile\.py$/, 'conan_sources.tgz');
