@@ -57,6 +57,8 @@ export async function sendPooled(fd: number, size: number, dest: Writable): Prom
   try {
     let pos = 0;
     while (pos < size) {
+      // a destination closed before this began (its 'close' has been and gone) is not read for
+      if (dest.destroyed) failure ??= new Error('destination closed before the file was sent');
       if (failure) throw failure;
       let buf = free.pop();
       if (!buf && owned < SEND_DEPTH) {

@@ -153,6 +153,9 @@ describe('an upload whose client is gone before the gateway listened', () => {
   });
 });
 
+/** Bytes this process has read through system calls so far (the gateway runs in it). */
+const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'))?.[1]);
+
 describe('a download whose client stops reading', () => {
   const size = 64 << 20;
   const big = () => file.replace(/conanfile\.py$/, 'conan_sources.tgz');
@@ -180,5 +183,22 @@ describe('a download whose client stops reading', () => {
     const whole = await send('GET', undefined, big());
     expect(whole.status).toBe(200);
     expect(whole.body.length).toBe(size);
+  });
+
+  it('is not read at all for a client gone while the request was authenticated (a kept answer)', async () => {
+    expect((await send('PUT', Buffer.alloc(size, 9), big())).status).toBe(200);
+    // downloaded once whole: the gateway keeps the answer and sends it again from storage itself
+    expect((await send('GET', undefined, big())).body.length).toBe(size);
+    const before = bytesRead();
+    for (let i = 0; i < 3; i++) {
+      const socket = net.connect(Number(new URL(f.url).port), '127.0.0.1', () => {
+        socket.write(`GET ${big()} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\n\r\n`);
+        socket.destroy();
+      });
+      socket.on('error', () => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    // three whole sends would read 192 MiB of the file
+    expect(bytesRead() - before).toBeLessThan(16 << 20);
   });
 });
