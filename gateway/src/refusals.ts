@@ -40,9 +40,9 @@ export const refusals = {
   /** An accelerated download whose stored object is gone (the registry's answer for a missing file). */
   fileNotFound: (): Refusal => ({ status: 404, body: { message: '404 Not found' } }),
   gatewayTimeout: (): Refusal => ({ status: 504, body: { message: '504 Gateway Timeout' } }),
-  /** A request body that stalled (`CLIENT_BODY_TIMEOUT_MS`); the rest is not read. */
   /** A malformed string in the path, the query or the credentials (`malformed.ts`). */
   malformed: (): Refusal => ({ status: 400, body: 'Bad Request', text: true }),
+  /** A request body that stalled (`CLIENT_BODY_TIMEOUT_MS`); the rest is not read. */
   requestTimeout: (): Refusal => ({ status: 408, body: { message: '408 Request Timeout' }, headers: { Connection: 'close' } }),
 };
 
