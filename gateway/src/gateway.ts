@@ -17,7 +17,6 @@ import { ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
 import { parseTarget, Target } from './target';
 import { acceleratedUpload, CONAN_FILE_UPLOAD } from './accelerated-upload';
-import { malformedCredentials } from './malformed';
 import { ReusedAnswers } from './reused-answers';
 import { SharedAnswers } from './shared-answers';
 import type { Transfers } from './transfers';
@@ -53,7 +52,6 @@ interface Prepared {
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BIG_BODY = 64 * 1024;
-const MALFORMED: Target = { kind: 'refuse', refusal: refusals.malformed() };
 /** Security headers GitLab sets on every API response. */
 const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
 
@@ -126,7 +124,7 @@ export class Gateway {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse, trace: Trace): Promise<void> {
-    const target = malformedCredentials(req.headers.authorization) ? MALFORMED : parseTarget(req.url ?? '/', this.matcher);
+    const target = parseTarget(req.url ?? '/', this.matcher, req.headers.authorization);
     switch (target.kind) {
       case 'local':
         return this.local(req, res, trace, target.name);

@@ -1,5 +1,5 @@
 import type { CompiledRoute, RouteMatcher } from './matcher';
-import { malformedUrl } from './malformed';
+import { malformedCredentials, malformedUrl } from './malformed';
 import { Refusal, refusals } from './refusals';
 import { ALERT_SUFFIXES, ServiceName } from './routes';
 
@@ -32,8 +32,11 @@ function badSegment(s: string): boolean {
   return s === '' || s === '.' || s === '..';
 }
 
-/** Routes a raw request URL (`req.url`): an API route, an alert endpoint, a local page, or a refusal. */
-export function parseTarget(url: string, matcher: RouteMatcher): Target {
+/**
+ * Routes a raw request URL (`req.url`): an API route, an alert endpoint, a local page, or a refusal
+ * (also of a malformed path, query or `authorization`, `malformed.ts`).
+ */
+export function parseTarget(url: string, matcher: RouteMatcher, authorization?: string): Target {
   if (url[0] !== '/') {
     try {
       const u = new URL(url);
@@ -45,7 +48,7 @@ export function parseTarget(url: string, matcher: RouteMatcher): Target {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q + 1);
-  if (malformedUrl(path, query)) return { kind: 'refuse', refusal: refusals.malformed() };
+  if (malformedUrl(path, query) || malformedCredentials(authorization)) return { kind: 'refuse', refusal: refusals.malformed() };
   if (path.startsWith(API) && (path.length === API.length || path[API.length] === '/')) return apiTarget(path, query, matcher);
   if (path.startsWith('/api/v3/') || path === '/api/v3') return { kind: 'refuse', refusal: refusals.apiV3() };
   const local = LOCAL[path];
