@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
-import { DigestStream, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
+import { DigestStream, feedDigest, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
 import { cutWhenStalled } from './client-timeouts';
 import type { Upstream } from './proxy';
 import { countChunk } from './young-collections';
@@ -109,31 +109,20 @@ export class Transfers {
   /** A body received into any storage: piped through a DigestStream into `put`. */
   private streamed(key: string, req: IncomingMessage, limit: number, expectedSize: number | null): Receipt {
     const digest = new DigestStream(limit, 0, expectedSize);
-    digest.on('error', () => undefined);
-    const aborted = () => {
-      if (!req.readableEnded) digest.destroy(new Error('request body aborted'));
-    };
-    req.once('error', (e) => digest.destroy(e));
-    req.once('close', aborted);
-    req.pipe(digest);
-    // cut before anyone listened: its 'close' has been and gone
-    if (req.destroyed) aborted();
+    const detach = feedDigest(req, digest);
     const done = (async () => {
       try {
         await this.storage.put(key, digest, { fresh: true });
         return await digest.digests();
-      } catch (e) {
-        req.unpipe(digest);
-        throw e;
       } finally {
-        req.off('close', aborted);
+        detach();
       }
     })();
     return {
       done,
       limit: (n) => digest.setLimit(n),
       cancel: () => {
-        req.unpipe(digest);
+        detach();
         digest.destroy(new Error('cancelled'));
       },
     };

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { OffloadedMd5 } from './md5-worker';
 
 /** Stream buffer size for file bodies: 1 MiB chunks (Node's 64 KiB default halves throughput). */
@@ -106,3 +106,28 @@ export class DigestStream extends Transform {
     return { data: Buffer.concat(this.kept), complete: this.keptBytes === this.bytes };
   }
 }
+
+/**
+ * Feeds `body` (a request) into `digest`. The body's failure, or its close before its end, fails the
+ * digest, so whoever consumes the digest fails instead of waiting for bytes that will never come:
+ * also a close that came before this call (a client gone while its request was still being
+ * handled). Returns `detach`, which lets go of the body once the digest is consumed or has failed.
+ */
+export function feedDigest(body: Readable, digest: DigestStream): () => void {
+  // bytes may flow before the consumer attaches; its failure surfaces through the consumer
+  digest.on('error', () => undefined);
+  const onError = (e: Error) => digest.destroy(e);
+  const onClose = () => {
+    if (!body.readableEnded) digest.destroy(new Error('request body aborted'));
+  };
+  body.once('error', onError);
+  body.once('close', onClose);
+  body.pipe(digest);
+  if (body.destroyed) onClose();
+  return () => {
+    body.off('error', onError);
+    body.off('close', onClose);
+    body.unpipe(digest);
+  };
+}
+

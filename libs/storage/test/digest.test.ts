@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, FileTooLargeError } from '../src/digest';
+import { DigestStream, feedDigest, FileTooLargeError } from '../src/digest';
 
 const hex = (alg: string, b: Buffer) => createHash(alg).update(b).digest('hex');
 
@@ -87,3 +87,42 @@ describe('DigestStream', () => {
     expect(big.d.captured().data).toHaveLength(64);
   });
 });
+
+describe('feedDigest', () => {
+  const consume = (d: DigestStream) => pipeline(d, new Writable({ write: (_c, _e, cb) => cb() }));
+
+  it('digests a body that ends, and lets go of it', async () => {
+    const data = body(300_000);
+    const src = Readable.from([data]);
+    const d = new DigestStream(Infinity);
+    const detach = feedDigest(src, d);
+    await consume(d);
+    detach();
+    expect(await d.digests()).toMatchObject({ size: data.length, sha1: hex('sha1', data) });
+    expect(src.listenerCount('close')).toBe(0);
+  });
+
+  it('fails the digest when the body fails or closes before its end', async () => {
+    const failing = new Readable({ read() {} });
+    const d1 = new DigestStream(Infinity);
+    feedDigest(failing, d1);
+    failing.push(Buffer.from('part'));
+    failing.destroy(new Error('reset'));
+    await expect(consume(d1)).rejects.toThrow('reset');
+    const cut = new Readable({ read() {} });
+    const d2 = new DigestStream(Infinity);
+    feedDigest(cut, d2);
+    cut.destroy();
+    await expect(consume(d2)).rejects.toThrow('request body aborted');
+  });
+
+  it('fails the digest at once for a body closed before it was fed (its close came and went)', async () => {
+    const gone = new Readable({ read() {} });
+    gone.destroy();
+    await new Promise((r) => setImmediate(r));
+    const d = new DigestStream(Infinity);
+    feedDigest(gone, d);
+    await expect(consume(d)).rejects.toThrow('request body aborted');
+  });
+});
+

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { StoredUpload, UploadReservation } from '@anvil/auth';
 import type { Knex } from '@anvil/db';
 import { emit } from '@anvil/events';
-import { type Digests, DigestStream, FileTooLargeError } from '@anvil/storage';
+import { type Digests, DigestStream, feedDigest, FileTooLargeError } from '@anvil/storage';
 import { type ConanInfo, parseConanInfo } from '../conan/conaninfo';
 import type { RecipeRef } from '../conan/reference';
 import { PRODUCER, type PackageEventV1, RegistryEvents } from '../events/contracts';
@@ -43,24 +43,16 @@ export async function findOrCreatePackage(db: Knex, projectId: number, ref: Reci
 /** Streams `body` into storage while hashing it; rejects (and leaves nothing behind) when it fails or is too large. */
 async function storeBytes(deps: RegistryDeps, key: string, body: Readable, capture: number): Promise<DigestStream> {
   const digest = new DigestStream(deps.maxFileSize, capture);
-  // Bytes flow before the storage driver attaches its pipeline; its failure surfaces through that pipeline.
-  digest.on('error', () => undefined);
-  const abort = () => {
-    if (!body.readableEnded) digest.destroy(new Error('request body aborted'));
-  };
-  body.once('error', (e) => digest.destroy(e));
-  body.once('close', abort);
-  body.pipe(digest);
+  const detach = feedDigest(body, digest);
   try {
     await deps.storage.put(key, digest);
-    return digest;
   } catch (e) {
-    body.unpipe(digest);
+    detach();
     await deps.storage.delete(key).catch(() => undefined);
     throw e;
-  } finally {
-    body.off('close', abort);
   }
+  detach();
+  return digest;
 }
 
 /**
