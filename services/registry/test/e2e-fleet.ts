@@ -81,3 +81,16 @@ export function basic(user: string, secret: string): Record<string, string> {
 export async function registryJwt(f: MiniFleet, projectId: number, username: string, token: string): Promise<string> {
   return (await fetch(`${f.url}/api/v4/projects/${projectId}/packages/conan/v2/users/authenticate`, { headers: basic(username, token) })).text();
 }
+
+/**
+ * The gateway's count of upload bodies it is still storing (`gateway_upload_bodies_receiving`; each
+ * holds a descriptor or an S3 upload until it settles), once they have had time to settle: a request
+ * may still be on its way through authentication when its client sees an answer or leaves.
+ */
+export async function uploadsStillReceiving(f: MiniFleet): Promise<number> {
+  const receiving = async () => Number(/^gateway_upload_bodies_receiving (\d+)$/m.exec(await (await fetch(`${f.url}/metrics`)).text())?.[1]);
+  await new Promise((r) => setTimeout(r, 300));
+  for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  return receiving();
+}
+

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
-import { registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { registryJwt, startMiniFleet, uploadsStillReceiving, userWithProject, type MiniFleet } from './e2e-fleet';
 import { RREV } from './helpers';
 
 /**
@@ -97,12 +97,6 @@ function raw(bytes: Buffer): Promise<string> {
   });
 }
 
-/** The gateway's gauge of upload bodies it is storing now (each holds a descriptor until it settles). */
-async function receiving(): Promise<number> {
-  const text = await (await fetch(`${f.url}/metrics`)).text();
-  return Number(/^gateway_upload_bodies_receiving (\d+)$/m.exec(text)?.[1]);
-}
-
 describe('an upload whose body is malformed on the wire', () => {
   const stored = Buffer.from('from conan import ConanFile  # kept\n');
   const put = (headers: string) => `PUT ${file} HTTP/1.1\r\nHost: anvil\r\nAuthorization: Bearer ${jwt}\r\n${headers}\r\n`;
@@ -119,10 +113,7 @@ describe('an upload whose body is malformed on the wire', () => {
     ['a Content-Length that is not a number', () => put('Content-Length: 5x\r\n') + 'hello'],
   ])('%s: 400 and the connection closed, the stored file kept, nothing left behind or held open', async (_how, request) => {
     expect(await raw(Buffer.from(request(), 'latin1'))).toBe('HTTP/1.1 400 Bad Request');
-    // the request may still be on its way through authentication when the client sees the 400
-    await new Promise((res) => setTimeout(res, 300));
-    for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((res) => setTimeout(res, 50));
-    expect(await receiving()).toBe(0);
+    expect(await uploadsStillReceiving(f)).toBe(0);
     const after = await send('GET');
     expect(after.status).toBe(200);
     expect(after.body.equals(stored)).toBe(true);
@@ -143,9 +134,7 @@ describe('an upload whose client is gone before the gateway listened', () => {
       socket.destroy();
     });
     socket.on('error', () => undefined);
-    await new Promise((res) => setTimeout(res, 300));
-    for (let i = 0; i < 50 && (await receiving()) > 0; i++) await new Promise((res) => setTimeout(res, 50));
-    expect(await receiving()).toBe(0);
+    expect(await uploadsStillReceiving(f)).toBe(0);
     expect(await leftoverUploads()).toEqual([]);
     const after = await send('GET');
     expect(after.status).toBe(200);
