@@ -4,12 +4,13 @@ import { startService, TestService } from './service';
 /**
  * The behaviour every service shares, as a jest suite: probes and metrics answer, the schema is
  * migrated (outbox and inbox present), and /api/v4 refuses requests that bypass the gateway.
+ * `env` is the service's own required settings (the registry's `CONAN_JWT_SECRET`).
  */
-export function describeServiceBasics(def: ServiceDefinition): void {
+export function describeServiceBasics(def: ServiceDefinition, env: Record<string, string> = {}): void {
   describe(`${def.name} service basics`, () => {
     let svc: TestService;
     beforeAll(async () => {
-      svc = await startService(def);
+      svc = await startService(def, { env });
     });
     afterAll(async () => {
       await svc?.stop();

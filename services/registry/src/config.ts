@@ -5,8 +5,8 @@ export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
 
 /**
  * Env vars the registry service reads beyond the shared `serviceSchema`:
- * - `CONAN_JWT_SECRET`: HMAC key of the registry JWTs that `users/authenticate` mints and the gateway
- *   verifies. When unset, both derive it from `INTERNAL_API_TOKEN` with HKDF (see `conanJwtSecret`).
+ * - `CONAN_JWT_SECRET` (required): HMAC key of the registry JWTs that `users/authenticate` mints and
+ *   the gateway verifies (see `conanJwtSecret`).
  * - `CONAN_MAX_FILE_SIZE`: largest accepted file (bytes, or 512M / 3G); larger → 400 "File is too large".
  * - `FIPS_MODE`: when true every registry route answers 404, as GitLab does on a FIPS host.
  */

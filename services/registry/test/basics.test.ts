@@ -5,7 +5,7 @@ import { registryService } from '../src';
 import { migrations } from '../migrations';
 
 // The shared suite takes the untyped definition; the registry's config type is irrelevant to it.
-describeServiceBasics(registryService as unknown as ServiceDefinition);
+describeServiceBasics(registryService as unknown as ServiceDefinition, { CONAN_JWT_SECRET: 'test-conan-secret' });
 
 describe('registry migrations', () => {
   it('go up and all the way down again', async () => {

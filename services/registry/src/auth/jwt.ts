@@ -1,23 +1,31 @@
-import { createSecretKey, hkdfSync, KeyObject, randomUUID } from 'node:crypto';
+import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
-/** GitLab caps a registry token's life at three months (`MAX_CONAN_TOKEN_EXPIRE_TIME`). */
-export const MAX_TOKEN_LIFETIME_SECONDS = 90 * 24 * 3600;
+/** GitLab caps a registry token's life at three calendar months (`MAX_CONAN_TOKEN_EXPIRE_TIME = 3.months`). */
+export const MAX_TOKEN_LIFETIME_MONTHS = 3;
 /** `nbf` is set this far in the past, as GitLab's JSONWebToken::Token does. */
 export const NOT_BEFORE_LEEWAY_SECONDS = 5;
 
-const HKDF_SALT = 'anvil-conan-jwt';
-const HKDF_INFO = 'conan-jwt-hs256';
+/**
+ * The HS256 key of registry JWTs: `CONAN_JWT_SECRET`, which only the registry (it mints them) and the
+ * gateway (it verifies them) hold. There is no fallback: a key derived from a setting every service
+ * holds would let any of them mint a registry identity.
+ */
+export function conanJwtSecret(config: { CONAN_JWT_SECRET?: string }): string {
+  if (!config.CONAN_JWT_SECRET) throw new Error('registry: CONAN_JWT_SECRET is required (HS256 key of the Conan JWTs; the gateway needs the same)');
+  return config.CONAN_JWT_SECRET;
+}
 
 /**
- * The HS256 key of registry JWTs: `CONAN_JWT_SECRET` when set, else 32 bytes derived from
- * `INTERNAL_API_TOKEN` with HKDF-SHA256 (salt `anvil-conan-jwt`, info `conan-jwt-hs256`), hex-encoded.
- * The gateway verifies the JWTs with the same key, computed the same way from the same settings.
+ * `seconds` (epoch) `months` calendar months later, as Rails' `advance(months:)`: the same time of
+ * day, the day of the month kept or, when the target month is shorter, its last day (UTC).
  */
-export function conanJwtSecret(config: { CONAN_JWT_SECRET?: string; INTERNAL_API_TOKEN?: string }): string {
-  if (config.CONAN_JWT_SECRET) return config.CONAN_JWT_SECRET;
-  if (!config.INTERNAL_API_TOKEN) throw new Error('registry: CONAN_JWT_SECRET or INTERNAL_API_TOKEN is required');
-  return Buffer.from(hkdfSync('sha256', config.INTERNAL_API_TOKEN, HKDF_SALT, HKDF_INFO, 32)).toString('hex');
+export function monthsLater(seconds: number, months: number): number {
+  const d = new Date(seconds * 1000);
+  const month = d.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), month + 1, 0)).getUTCDate();
+  const t = Date.UTC(d.getUTCFullYear(), month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+  return Math.floor(t / 1000);
 }
 
 let memo: { secret: string; key: KeyObject } | undefined;
@@ -45,7 +53,7 @@ export interface ConanTokenClaims {
  */
 export function mintConanJwt(secret: string, claims: ConanTokenClaims, tokenExpiresAt: string | null, nowMs = Date.now()): string {
   const now = Math.floor(nowMs / 1000);
-  let exp = now + MAX_TOKEN_LIFETIME_SECONDS;
+  let exp = monthsLater(now, MAX_TOKEN_LIFETIME_MONTHS);
   if (tokenExpiresAt) {
     const day = Date.parse(tokenExpiresAt.slice(0, 10) + 'T00:00:00Z');
     if (!Number.isNaN(day)) exp = Math.min(exp, Math.floor(day / 1000));

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 import { ctx, UnauthorizedError } from '@anvil/http';
 import { mintConanJwt } from '../auth/jwt';
 import { callerOf } from '../auth/policy';
@@ -16,13 +16,19 @@ export function mountUsers(router: Router, deps: RouteDeps, opts: { checkCredent
     const token = mintConanJwt(deps.jwtSecret, { access_token: caller.tokenId, user_id: caller.user.id }, expiresAt);
     // the same token holds for the same credential: a login repeated within seconds gets it again
     markReusable(res);
-    res.type('text/plain').send(token);
+    plainText(res, token);
   });
 
   if (!opts.checkCredentials) return;
   // GET users/check_credentials — GitLab: Conan shared endpoints, "Check for valid user credentials per conan CLI"
   router.get('/users/check_credentials', (req, res) => {
     if (!callerOf(ctx(req)).user) throw new UnauthorizedError();
-    res.type('text/plain').send('ok');
+    plainText(res, 'ok');
   });
+}
+
+/** A plain-text answer with GitLab's exact `Content-Type: text/plain` (express's `type`, `set` and a string body would add a charset). */
+function plainText(res: Response, text: string): void {
+  res.setHeader('Content-Type', 'text/plain');
+  res.send(Buffer.from(text, 'utf8'));
 }
