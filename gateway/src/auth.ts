@@ -38,7 +38,6 @@ const TOKEN_REFUSALS: Record<TokenFailure, () => Refusal> = {
   blocked: refusals.blocked,
 };
 const API_SCOPES = 'api read_api';
-const PASSWORD_SCOPES = Object.freeze(['api']) as string[];
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('base64');
 const isError = (r: TokenResult): r is { error: TokenFailure } => 'error' in r;
@@ -59,7 +58,6 @@ export function scopesAllow(scopes: string[], method: string, area: string): boo
 export class Authenticator {
   private readonly tokens: TtlCache<TokenResult>;
   private readonly tokenIds: TtlCache<TokenResult>;
-  private readonly passwords: TtlCache<Actor | null>;
   private readonly users: TtlCache<Actor | null>;
   /** Registry JWTs whose signature verified (the token behind one is still resolved, and cached, as above). */
   private readonly jwts: RegistryJwtVerifier;
@@ -73,7 +71,6 @@ export class Authenticator {
     const negative = Math.min(ttlMs, 2000);
     this.tokens = new TtlCache<TokenResult>(ttlMs, negative, isError);
     this.tokenIds = new TtlCache<TokenResult>(ttlMs, negative, isError);
-    this.passwords = new TtlCache<Actor | null>(ttlMs, negative, (a) => !a);
     this.users = new TtlCache<Actor | null>(ttlMs, negative, (a) => !a);
   }
 
@@ -81,7 +78,6 @@ export class Authenticator {
   clear(): void {
     this.tokens.clear();
     this.tokenIds.clear();
-    this.passwords.clear();
     this.users.clear();
   }
 
@@ -108,7 +104,7 @@ export class Authenticator {
       case 'jwt':
         return this.fromJwt(cred.token);
       case 'basic':
-        return this.fromBasic(cred.login, cred.password);
+        return this.fromBasic(cred.password);
     }
   }
 
@@ -122,14 +118,14 @@ export class Authenticator {
     return { user: r.user, scopes: r.scopes, auth: 'jwt', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
   }
 
-  /** Basic on registry routes: the password as a token, else as the account password; else anonymous. */
-  private async fromBasic(login: string, password: string): Promise<Principal> {
+  /**
+   * Basic on registry routes: the password as a personal access token; anything else (an account
+   * password, a revoked or unknown token) counts as no credentials, as on GitLab's Conan routes.
+   */
+  private async fromBasic(password: string): Promise<Principal> {
     if (!password) return ANONYMOUS;
     const r = await this.tokens.get(sha(password), () => this.identity.resolveToken(password));
-    if (!isError(r)) return { user: r.user, scopes: r.scopes, auth: 'basic', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
-    if (!login) return ANONYMOUS;
-    const user = await this.passwords.get(sha(`${login}\0${password}`), () => this.identity.authenticatePassword(login, password));
-    return user ? { user, scopes: PASSWORD_SCOPES, auth: 'basic' } : ANONYMOUS;
+    return isError(r) ? ANONYMOUS : { user: r.user, scopes: r.scopes, auth: 'basic', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
   }
 
   /** GitLab's sudo rules, in GitLab's order. */

@@ -25,8 +25,10 @@ export const configSchema = {
   /** The topic exchange events travel on. */
   EVENTS_EXCHANGE: str('anvil.events'),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-  /** HS256 secret of the registry's Conan JWTs (as the registry: when unset, derived from INTERNAL_API_TOKEN). */
+  /** HS256 secret of the registry's Conan JWTs (required; the registry holds the same). */
   CONAN_JWT_SECRET: str(null),
+  /** FIPS mode, as the registry's: every registry (Conan) route answers `404 Not Found` before anything else. */
+  FIPS_MODE: bool(false),
   /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
   RATE_LIMIT_PER_MINUTE: int(0, 0),
   /**

@@ -1,11 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { looksLikeJwt } from './jwt';
 
 /** What the caller presented, before anything is looked up. */
 export type Credential =
   | { kind: 'pat'; token: string }
   | { kind: 'jwt'; token: string }
-  | { kind: 'basic'; login: string; password: string }
+  | { kind: 'basic'; password: string }
   | { kind: 'none' };
 
 const NONE: Credential = { kind: 'none' };
@@ -32,27 +31,41 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 
 /**
  * Reads the credential GitLab's API guard would: `PRIVATE-TOKEN`, `private_token`/`access_token`
- * params, `Authorization: Bearer`. On registry routes a Bearer JWT is the registry's token and Basic
- * (`username:token` or `username:password`) is accepted; elsewhere Basic is ignored, as GitLab does.
+ * params, `Authorization: Bearer`; Basic is ignored, as GitLab does. Registry routes read their own
+ * (`registryCredential`).
  */
 export function readCredential(headers: IncomingHttpHeaders, query: QueryParams, registry: boolean): Credential {
+  if (registry) return registryCredential(headers);
   const pt = header(headers, 'private-token') || query.get('private_token') || query.get('access_token');
   if (pt) return { kind: 'pat', token: pt.trim() };
+  const { scheme, value } = authorization(headers);
+  return scheme === 'bearer' && value ? { kind: 'pat', token: value } : NONE;
+}
+
+/**
+ * What GitLab's Conan routes read instead of the standard token methods: a Bearer token is the
+ * registry's JWT (a token that is not one counts as none), and Basic carries a token as its
+ * password (the username is not looked at). `PRIVATE-TOKEN` and the token parameters count as none.
+ */
+function registryCredential(headers: IncomingHttpHeaders): Credential {
+  const { scheme, value } = authorization(headers);
+  if (!value) return NONE;
+  if (scheme === 'bearer') return { kind: 'jwt', token: value };
+  if (scheme !== 'basic') return NONE;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? NONE : { kind: 'basic', password: decoded.slice(colon + 1) };
+}
+
+/** The `Authorization` header's scheme (lower case) and value, both empty when it is absent. */
+function authorization(headers: IncomingHttpHeaders): { scheme: string; value: string } {
   const authz = header(headers, 'authorization');
-  if (!authz) return NONE;
+  if (!authz) return { scheme: '', value: '' };
   const space = authz.indexOf(' ');
-  const scheme = (space > 0 ? authz.slice(0, space) : authz).toLowerCase();
-  const value = space > 0 ? authz.slice(space + 1).trim() : '';
-  if (scheme === 'bearer' && value) {
-    return registry && looksLikeJwt(value) ? { kind: 'jwt', token: value } : { kind: 'pat', token: value };
-  }
-  if (scheme === 'basic' && value && registry) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return NONE;
-    return { kind: 'basic', login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-  }
-  return NONE;
+  return {
+    scheme: (space > 0 ? authz.slice(0, space) : authz).toLowerCase(),
+    value: space > 0 ? authz.slice(space + 1).trim() : '',
+  };
 }
 
 /** The `sudo` target (query parameter first, then the `Sudo` header), or null. */

@@ -8,7 +8,6 @@ import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
-import { registryJwtSecret } from './jwt';
 import { forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals } from './refusals';
@@ -72,7 +71,7 @@ export class Gateway {
 
   constructor(private readonly deps: GatewayDeps) {
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
-    this.auth = new Authenticator(deps.identity, registryJwtSecret(deps.config.CONAN_JWT_SECRET, deps.config.INTERNAL_API_TOKEN), ttl);
+    this.auth = new Authenticator(deps.identity, deps.config.CONAN_JWT_SECRET as string, ttl);
     this.resolver = new ScopeResolver(deps.identity, ttl);
     if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
   }
@@ -144,17 +143,17 @@ export class Gateway {
 
   /** API routes: authenticate (scopes, sudo), rate limit, resolve `:id`. Refusals are thrown. */
   private async prepareApi(req: IncomingMessage, trace: Trace, target: Extract<Target, { kind: 'api' }>): Promise<Prepared> {
-    const principal = await this.auth.authenticate({
-      method: req.method ?? 'GET',
-      headers: req.headers,
-      query: new QueryParams(target.query),
-      registry: target.route.auth === 'registry',
-      area: target.segs[0],
-    });
+    const registry = target.route.auth === 'registry';
+    // GitLab's Conan routes: FIPS mode first, before any credential is looked at
+    if (registry && this.deps.config.FIPS_MODE) refuse(refusals.messageNotFound());
+    const method = req.method ?? 'GET';
+    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), registry, area: target.segs[0] });
     trace.user = principal.user?.id ?? null;
     const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
     if (limited) refuse(limited);
-    if (target.route.authenticated && !principal.user) refuse(refusals.unauthorized());
+    // and a Conan write without a caller is 401 before its project is looked up (`authenticate_non_get!`)
+    const signInFirst = target.route.authenticated || (registry && method !== 'GET' && method !== 'HEAD');
+    if (signInFirst && !principal.user) refuse(refusals.unauthorized());
     return { principal, scope: await this.resolver.resolve(target.route, target.segs, principal.user) };
   }
 

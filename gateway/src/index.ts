@@ -63,6 +63,7 @@ function required(config: GatewayConfig): { privateKey: string; internalToken: s
   const privateKey = config.GATEWAY_PRIVATE_KEY?.replace(/\\n/g, '\n');
   if (!privateKey) throw new Error('gateway: GATEWAY_PRIVATE_KEY is required (Ed25519 private key, PEM)');
   if (!config.INTERNAL_API_TOKEN) throw new Error('gateway: INTERNAL_API_TOKEN is required (identity internal API token)');
+  if (!config.CONAN_JWT_SECRET) throw new Error('gateway: CONAN_JWT_SECRET is required (HS256 key of the Conan registry JWTs, as the registry has it)');
   return { privateKey, internalToken: config.INTERNAL_API_TOKEN };
 }
 

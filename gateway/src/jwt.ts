@@ -1,4 +1,4 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The claims of a registry (Conan) JWT that the gateway relies on. */
 export interface RegistryClaims {
@@ -6,22 +6,6 @@ export interface RegistryClaims {
   access_token: number;
   user_id: number;
   exp: number;
-}
-
-/**
- * The HS256 key of registry JWTs, computed exactly as the registry does: `CONAN_JWT_SECRET` when set,
- * else 32 bytes derived from `INTERNAL_API_TOKEN` with HKDF-SHA256 (salt `anvil-conan-jwt`, info
- * `conan-jwt-hs256`), hex-encoded.
- */
-export function registryJwtSecret(conanSecret: string | undefined, internalToken: string | undefined): string | undefined {
-  if (conanSecret) return conanSecret;
-  if (!internalToken) return undefined;
-  return Buffer.from(hkdfSync('sha256', internalToken, 'anvil-conan-jwt', 'conan-jwt-hs256', 32)).toString('hex');
-}
-
-/** True when `token` has the shape of a JWT (three base64url parts, JSON header). */
-export function looksLikeJwt(token: string): boolean {
-  return token.startsWith('eyJ') && token.split('.').length === 3;
 }
 
 function decode(part: string): Record<string, unknown> | null {

@@ -46,14 +46,20 @@ describe('authentication methods', () => {
     expect(res.body.headers.authorization).toMatch(/^Basic /);
   });
 
-  test('registry routes take Basic username:password', async () => {
-    const res = await request(s.url).get('/api/v4/packages/conan/v1/users/authenticate').set('Authorization', basic(alice.username, alice.password));
-    expect(res.body.ctx).toMatchObject({ user: { id: alice.id }, auth: 'basic' });
-    expect(res.body.ctx.token_id).toBeUndefined();
+  test.each([
+    ['an account password in Basic', () => ({ Authorization: basic(alice.username, alice.password) })],
+    ['wrong Basic credentials', () => ({ Authorization: basic(alice.username, 'wrong') })],
+    ['PRIVATE-TOKEN', () => ({ 'PRIVATE-TOKEN': alice.tokens.api.token })],
+    ['a personal access token as Bearer', () => ({ Authorization: `Bearer ${alice.tokens.api.token}` })],
+    ['a Bearer value that is no token at all', () => ({ Authorization: 'Bearer glpat-nope' })],
+  ])('on a registry route %s is no credentials (the registry answers)', async (_n, headers) => {
+    const res = await request(s.url).get('/api/v4/packages/conan/v1/users/authenticate').set(headers());
+    expect(res.status).toBe(200);
+    expect(res.body.ctx).toMatchObject({ user: null, auth: 'none', scopes: [] });
   });
 
-  test('wrong Basic credentials on a registry route are anonymous (the registry answers)', async () => {
-    const res = await request(s.url).get('/api/v4/packages/conan/v1/users/authenticate').set('Authorization', basic(alice.username, 'wrong'));
+  test('a token in the private_token parameter is no credentials on a registry route', async () => {
+    const res = await request(s.url).get(`/api/v4/packages/conan/v1/conans/search?q=x&private_token=${alice.tokens.api.token}`);
     expect(res.status).toBe(200);
     expect(res.body.ctx).toMatchObject({ user: null, auth: 'none' });
   });
@@ -126,7 +132,7 @@ describe('scopes', () => {
   });
 
   test('registry routes pass scopes through', async () => {
-    const res = await request(s.url).get('/api/v4/packages/conan/v1/conans/search?q=x').set('PRIVATE-TOKEN', alice.tokens.user.token);
+    const res = await request(s.url).get('/api/v4/packages/conan/v1/conans/search?q=x').set('Authorization', basic(alice.username, alice.tokens.user.token));
     expect(res.status).toBe(200);
     expect(res.body.ctx.scopes).toEqual(['read_user']);
   });
@@ -152,11 +158,11 @@ describe('sudo', () => {
     expect(res.body).toEqual(body);
   });
 
-  test('refused: administrator signed in with a password', async () => {
+  test('refused: an administrator\'s password on a registry route is no credentials, so sudo is 401', async () => {
     const pw = await createUser(s.url, s.adminToken, 'adm', {}, { admin: true });
     const res = await request(s.url).get('/api/v4/packages/conan/v1/ping?sudo=1').set('Authorization', basic(pw.username, pw.password));
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: '403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: '401 Unauthorized' });
   });
 
   test('refused: unknown user', async () => {

@@ -4,16 +4,16 @@ import type { RunningGateway } from '../src';
 import { Echo, startEcho } from './support/echo';
 import { startTestGateway, waitFor } from './support/gateway';
 
-/** An anonymous upload route with nothing to resolve (a Conan file PUT at instance level), proxied as it is. */
-const UPLOAD = '/api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz';
+/** An anonymous upload route with nothing to resolve, proxied as it is (work-items answers; Conan writes need a caller). */
+const UPLOAD = '/api/v4/todos/upload';
 /** Both client timeouts (body and send), ms. */
 const BODY_TIMEOUT = 300;
 let echo: Echo;
 let gw: RunningGateway;
 
 beforeAll(async () => {
-  echo = await startEcho('registry');
-  gw = await startTestGateway({ registry: echo.url }, { CLIENT_BODY_TIMEOUT_MS: String(BODY_TIMEOUT), CLIENT_SEND_TIMEOUT_MS: String(BODY_TIMEOUT), UPSTREAM_TIMEOUT_MS: '1000' });
+  echo = await startEcho('work-items');
+  gw = await startTestGateway({ 'work-items': echo.url }, { CLIENT_BODY_TIMEOUT_MS: String(BODY_TIMEOUT), CLIENT_SEND_TIMEOUT_MS: String(BODY_TIMEOUT), UPSTREAM_TIMEOUT_MS: '1000' });
 });
 
 afterAll(async () => {
@@ -123,7 +123,7 @@ describe('an answer whose client stops reading', () => {
     const size = 64 << 20;
     const gone = waitFor<number>(echo.probe, 'res-closed', () => true, 10_000);
     const c = connect();
-    c.socket.write(`GET /api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz?download=${size} HTTP/1.1\r\nHost: anvil\r\n\r\n`);
+    c.socket.write(`GET /api/v4/todos/download?download=${size} HTTP/1.1\r\nHost: anvil\r\n\r\n`);
     c.socket.pause();
     const sent = await gone;
     expect(sent).toBeLessThan(size);
@@ -134,7 +134,7 @@ describe('an answer whose client stops reading', () => {
 
   test('an upstream slow between two parts of its answer, to a client that reads, is not cut', async () => {
     const c = connect();
-    c.socket.write(`GET /api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz?download=200000&hold=70000 HTTP/1.1\r\nHost: anvil\r\nConnection: close\r\n\r\n`);
+    c.socket.write(`GET /api/v4/todos/download?download=200000&hold=70000 HTTP/1.1\r\nHost: anvil\r\nConnection: close\r\n\r\n`);
     await sleep(BODY_TIMEOUT * 2.5);
     echo.release();
     await c.closed;

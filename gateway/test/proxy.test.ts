@@ -9,8 +9,8 @@ import { Echo, startEcho } from './support/echo';
 import { bodyOf, deadPort, responseOf, startTestGateway, waitFor } from './support/gateway';
 
 const SERVICES: ServiceName[] = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'];
-/** An anonymous upload route with nothing to resolve (a Conan file PUT at instance level). */
-const UPLOAD = '/api/v4/packages/conan/v1/files/pkg/1.0/_/_/0/export/conan_sources.tgz';
+/** An anonymous upload route with nothing to resolve (work-items answers; Conan writes need a caller). */
+const UPLOAD = '/api/v4/todos/upload';
 let echoes: Record<string, Echo>;
 let gw: RunningGateway;
 
@@ -130,7 +130,7 @@ describe('streaming', () => {
     const response = responseOf(req);
     req.write(a);
     // the upstream has the first half before the client sent the second: nothing waits for the whole body
-    await waitFor<number>(echoes.registry.probe, 'data', (n) => n >= a.length);
+    await waitFor<number>(echoes['work-items'].probe, 'data', (n) => n >= a.length);
     req.end(b);
     const body = JSON.parse((await bodyOf(await response)).toString());
     expect(body.bytes).toBe(a.length + b.length);
@@ -165,9 +165,9 @@ describe('streaming', () => {
   test('a client that aborts an upload aborts the upstream request', async () => {
     const req = http.request({ port: port(), host: '127.0.0.1', method: 'PUT', path: UPLOAD, headers: { 'content-type': 'application/octet-stream' } });
     req.on('error', () => undefined);
-    const aborted = waitFor(echoes.registry.probe, 'aborted');
+    const aborted = waitFor(echoes['work-items'].probe, 'aborted');
     req.write(randomBytes(256 * 1024));
-    await waitFor<number>(echoes.registry.probe, 'data', (n) => n >= 256 * 1024);
+    await waitFor<number>(echoes['work-items'].probe, 'data', (n) => n >= 256 * 1024);
     req.destroy();
     await expect(aborted).resolves.toBeGreaterThanOrEqual(256 * 1024);
   });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { actor, projectScope } from '@anvil/testing';
-import { api, createUser, eventually, TestUser } from './support/fixtures';
+import { api, createUser, eventually, registryJwt, TestUser } from './support/fixtures';
+import { startTestGateway } from './support/gateway';
 import { Stack, startStack } from './support/stack';
 
 let s: Stack;
@@ -13,6 +14,8 @@ let encoded: string;
 
 const PROJECT_404 = { message: '404 Project Not Found' };
 const as = (t: TestUser) => ({ 'PRIVATE-TOKEN': t.tokens.api.token });
+/** Conan routes read a token from Basic (or their own JWT), never from PRIVATE-TOKEN. */
+const conanAs = (t: TestUser) => ({ Authorization: `Basic ${Buffer.from(`${t.username}:${t.tokens.api.token}`).toString('base64')}` });
 
 beforeAll(async () => {
   s = await startStack();
@@ -73,7 +76,7 @@ describe('resolution and rewrite', () => {
     ['relation-imports', 'project-transfer'],
     ['packages/conan/v1/conans/pkg/1.0/u/c/digest', 'registry'],
   ])('/projects/<full path>/%s reaches %s as /projects/<id>/… with the scope', async (rest, service) => {
-    const res = await request(s.url).get(`/api/v4/projects/${encoded}/${rest}`).set(as(alice));
+    const res = await request(s.url).get(`/api/v4/projects/${encoded}/${rest}`).set(service === 'registry' ? conanAs(alice) : as(alice));
     expect(res.status).toBe(200);
     expect(res.body.service).toBe(service);
     expect(res.body.path).toBe(`/api/v4/projects/${project.id}/${rest}`);
@@ -84,10 +87,10 @@ describe('resolution and rewrite', () => {
   test('conan instance paths carry the project named by the package username when readable', async () => {
     const user = project.path_with_namespace.replace(/\//g, '+');
     const path = `/api/v4/packages/conan/v1/conans/pkg/1.0/${user}/stable/digest`;
-    const member = await request(s.url).get(path).set(as(alice));
+    const member = await request(s.url).get(path).set(conanAs(alice));
     expect(member.body.ctx.project).toMatchObject({ id: project.id });
     expect(member.body.path).toBe(path);
-    const outsider = await request(s.url).get(path).set(as(bob));
+    const outsider = await request(s.url).get(path).set(conanAs(bob));
     expect(outsider.status).toBe(200);
     expect(outsider.body.ctx.project).toBeUndefined();
   });
@@ -105,6 +108,33 @@ describe('resolution and rewrite', () => {
     }
     // a signed-in outsider still gets the 404
     expect((await request(s.url).get(`/api/v4/projects/${project.id}/issues/1/notes`).set(as(bob))).body).toEqual(PROJECT_404);
+  });
+
+  test('a conan write without a caller is 401 before its project is looked up; a read is not', async () => {
+    const rref = 'd41d8cd98f00b204e9800998ecf8427e';
+    const expired = registryJwt(s.conanSecret, { access_token: alice.tokens.api.id, user_id: alice.id, exp: Math.floor(Date.now() / 1000) - 5 });
+    for (const ref of [String(project.id), '99999999']) {
+      const base = `/api/v4/projects/${ref}/packages/conan`;
+      for (const [method, path, headers] of [
+        ['put', `${base}/v2/conans/pkg/1.0/u/c/revisions/${rref}/files/conanfile.py`, {}],
+        ['put', `${base}/v2/conans/pkg/1.0/u/c/revisions/${rref}/files/conanfile.py`, { Authorization: `Bearer ${expired}` }],
+        ['put', `${base}/v1/files/pkg/1.0/u/c/0/export/conanfile.py`, { 'PRIVATE-TOKEN': alice.tokens.api.token }],
+        ['delete', `${base}/v2/conans/pkg/1.0/u/c/revisions/${rref}`, {}],
+        ['delete', `${base}/v1/conans/pkg/1.0/u/c`, { Authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` }],
+        ['post', `${base}/v1/conans/pkg/1.0/u/c/upload_urls`, {}],
+      ] as const) {
+        const res = await request(s.url)[method](path).set(headers).send('x');
+        expect([method, path, res.status, res.body]).toEqual([method, path, 401, { message: '401 Unauthorized' }]);
+      }
+    }
+    // at instance level as well, whatever project the package username names
+    const instance = await request(s.url).delete('/api/v4/packages/conan/v1/conans/pkg/1.0/no+such/c');
+    expect([instance.status, instance.body]).toEqual([401, { message: '401 Unauthorized' }]);
+    // reads still get the project's 404, and a signed-in outsider's write too
+    const read = await request(s.url).get(`/api/v4/projects/${project.id}/packages/conan/v1/conans/pkg/1.0/u/c`);
+    expect([read.status, read.body]).toEqual([404, PROJECT_404]);
+    const outsider = await request(s.url).delete(`/api/v4/projects/${project.id}/packages/conan/v1/conans/pkg/1.0/u/c`).set(conanAs(bob));
+    expect([outsider.status, outsider.body]).toEqual([404, PROJECT_404]);
   });
 
   test('conan authenticate on a project path does not need the project', async () => {
@@ -173,5 +203,29 @@ describe('cache invalidation', () => {
     const res = await request(s.url).get('/api/v4/todos').set(as(erin));
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
+  });
+});
+
+describe('FIPS mode', () => {
+  test('every conan route is 404 Not Found before credentials, sudo or the project are looked at; other routes are not', async () => {
+    const gw = await startTestGateway({ identity: s.identity.url, registry: s.echoes.registry.url }, { FIPS_MODE: 'true', CONAN_JWT_SECRET: s.conanSecret });
+    try {
+      const rref = 'd41d8cd98f00b204e9800998ecf8427e';
+      for (const [method, path, headers] of [
+        ['get', '/api/v4/packages/conan/v1/ping', {}],
+        ['get', `/api/v4/projects/${project.id}/packages/conan/v1/ping?sudo=${bob.id}`, conanAs(alice)],
+        ['get', '/api/v4/projects/99999999/packages/conan/v2/users/authenticate', { Authorization: 'Bearer not-a-token' }],
+        ['get', `/api/v4/projects/${encoded}/packages/conan/v2/conans/pkg/1.0/u/c/revisions`, {}],
+        ['put', `/api/v4/projects/${project.id}/packages/conan/v2/conans/pkg/1.0/u/c/revisions/${rref}/files/conanfile.py`, conanAs(alice)],
+        ['delete', '/api/v4/packages/conan/v1/conans/pkg/1.0/no+such/c', {}],
+      ] as const) {
+        const res = await request(gw.url)[method](path).set(headers).send('x');
+        expect([method, path, res.status, res.body]).toEqual([method, path, 404, { message: '404 Not Found' }]);
+      }
+      const other = await request(gw.url).get(`/api/v4/projects/${project.id}`).set(as(alice));
+      expect(other.status).toBe(200);
+    } finally {
+      await gw.stop();
+    }
   });
 });

@@ -6,6 +6,8 @@ import { freePort } from '@anvil/testing';
 import { client } from './http';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** Conan routes take a personal access token as the Basic password (never from PRIVATE-TOKEN). */
+const conanAuth = (token: string) => ({ Authorization: `Basic ${Buffer.from(`root:${token}`).toString('base64')}` });
 
 interface Started {
   proc: ChildProcess;
@@ -68,10 +70,10 @@ describe('npm start (embedded Postgres, in-process bus, local files)', () => {
     const fileUrl = `${first.url}/api/v4/projects/${project.body.id}/packages/conan/v2/conans/hello/1.0/root+pkgs/stable/revisions/d41d8cd98f00b204e9800998ecf8427e/files/conan_sources.tgz`;
     const bytes = Buffer.alloc(2_500_000);
     for (let i = 0; i < bytes.length; i += 997) bytes[i] = i & 0xff;
-    const put = await fetch(fileUrl, { method: 'PUT', headers: { 'PRIVATE-TOKEN': first.token }, body: bytes });
+    const put = await fetch(fileUrl, { method: 'PUT', headers: conanAuth(first.token), body: bytes });
     expect(put.status).toBe(200);
     expect(((await put.json()) as { size: number }).size).toBe(bytes.length);
-    const got = await fetch(fileUrl, { headers: { 'PRIVATE-TOKEN': first.token } });
+    const got = await fetch(fileUrl, { headers: conanAuth(first.token) });
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
     expect(await stop(first)).toBe(0);
 
@@ -82,7 +84,7 @@ describe('npm start (embedded Postgres, in-process bus, local files)', () => {
     expect(again.body).toEqual([expect.objectContaining({ username: 'dave' })]);
     const projects = await client(second.url, second.token).get('/projects?search=pkgs');
     const keptUrl = `${second.url}/api/v4/projects/${projects.body[0].id}/packages/conan/v2/conans/hello/1.0/root+pkgs/stable/revisions/d41d8cd98f00b204e9800998ecf8427e/files/conan_sources.tgz`;
-    const kept = await fetch(keptUrl, { headers: { 'PRIVATE-TOKEN': second.token } });
+    const kept = await fetch(keptUrl, { headers: conanAuth(second.token) });
     expect(kept.status).toBe(200);
     expect(Number(kept.headers.get('content-length'))).toBe(2_500_000);
     expect(Buffer.from(await kept.arrayBuffer()).length).toBe(2_500_000);

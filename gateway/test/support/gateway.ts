@@ -24,6 +24,7 @@ export function startTestGateway(upstreams: Partial<Record<ServiceName, string>>
     env: {
       GATEWAY_PRIVATE_KEY: testKeys.privateKey,
       INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
+      CONAN_JWT_SECRET: 'test-conan-secret',
       PUBLIC_URL: TEST_BASE_URL,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       // these upstreams are stand-ins that stream bodies; tests of accelerated transfers turn it on

@@ -52,12 +52,6 @@ export class IdentityClient {
     return { error: r.json?.error ?? 'unknown' };
   }
 
-  /** Username (or e-mail) and password; the user when they match and the user may sign in. */
-  async authenticatePassword(login: string, password: string): Promise<Actor | null> {
-    const r = await this.call<Actor>('POST', '/internal/v1/users/authenticate', { login, password });
-    return r.status === 200 ? r.json : null;
-  }
-
   /** A user by numeric id or username (for `sudo`), or null. */
   async lookupUser(ref: string): Promise<Actor | null> {
     const r = await this.call<Actor>('GET', `/internal/v1/users/lookup?ref=${encodeURIComponent(ref)}`);

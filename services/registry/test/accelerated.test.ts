@@ -235,10 +235,14 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(JSON.parse(r.body.toString())).toEqual({ message: '404 Not found' });
   });
 
-  it('sends nothing to callers without access: a forged token is refused, anonymous gets the 404', async () => {
+  it('sends nothing to callers without access: a forged token is no credentials (404 to read, 401 to write), anonymous gets the 404', async () => {
     const forged = await send('GET', recipeFile('conan_sources.tgz'), { token: 'not-a-jwt' });
-    expect(forged.status).toBe(401);
-    expect(forged.body.length).toBeLessThan(200);
+    expect(forged.status).toBe(404);
+    expect(JSON.parse(forged.body.toString())).toEqual({ message: '404 Project Not Found' });
+    const write = await send('PUT', recipeFile('conan_sources.tgz'), { token: 'not-a-jwt', body: Buffer.alloc(1000, 1) });
+    expect(write.status).toBe(401);
+    expect(JSON.parse(write.body.toString())).toEqual({ message: '401 Unauthorized' });
+    expect(await leftoverUploads()).toEqual([]);
     const anon = await new Promise<number>((resolve, reject) => {
       http.get(`${f.url}${recipeFile('conan_sources.tgz')}`, (res) => {
         res.resume();

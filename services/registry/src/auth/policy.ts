@@ -10,8 +10,9 @@ export interface Caller {
 }
 
 /**
- * The caller of a request. GitLab's Conan routes accept a registry JWT, Basic with a token as the
- * password, and (here) a personal access token; Basic with a password authenticates nobody.
+ * The caller of a request. GitLab's Conan routes accept a registry JWT and Basic with a token as the
+ * password; Basic with anything else authenticates nobody. The gateway reads nothing else on these
+ * routes (`PRIVATE-TOKEN` counts as none), so only tests sign a context that says `pat` here.
  */
 export function callerOf(ctx: RequestContext): Caller {
   if (!ctx.user || ctx.auth === 'none') return { user: null, scopes: [] };
