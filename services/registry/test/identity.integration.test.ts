@@ -67,6 +67,9 @@ describe('GET /packages/conan/v1/conans/search (instance level, scoped through i
     expect(await results(alice, `hello/1.0@${a.path_with_namespace.replace('/', '+')}/stable`)).toEqual([ref(a)]);
     expect(await results(alice, `hello/1.0@${b.path_with_namespace.replace('/', '+')}/stable`)).toEqual([]);
     expect(await results(null, `hello/*@${c.path_with_namespace.replace('/', '+')}/x`)).toEqual([ref(c)]);
+    // a username with a wildcard names no project: nothing, even where the caller reads every project
+    expect(await results(root, 'hello/1.0@*/stable')).toEqual([]);
+    expect(await results(root, `hello/1.0@${c.path_with_namespace.split('/')[0]}+*/stable`)).toEqual([]);
   });
 
   it('follows membership changes in identity', async () => {

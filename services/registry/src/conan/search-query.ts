@@ -14,7 +14,10 @@ export type Matcher = { op: 'like'; value: string } | { op: 'eq'; value: string 
 export type SearchPlan =
   | { kind: 'error'; message: string }
   | { kind: 'empty' }
-  /** `username`, when given, is the project the search is limited to (the `+`-joined path). */
+  /**
+   * `username`, when given, names the project an instance-level search is limited to (the
+   * `+`-joined path; one with a wildcard names none). A project-level search ignores it.
+   */
   | { kind: 'search'; name: Matcher; version?: Matcher; username?: string };
 
 /** Escapes LIKE metacharacters, then turns Conan's `*` into `%`. */
@@ -28,7 +31,7 @@ function matcher(part: string, alwaysLike: boolean): Matcher {
 
 /**
  * What a query asks for: a 400 message (too long, too many wildcards), nothing (`*`, no name,
- * `*` for both name and version, or a wildcard in the username), or the matchers to apply.
+ * `*` for both name and version), or the matchers to apply.
  * The name is always a LIKE pattern (case-insensitive unless `ignorecase=false`); the version is
  * exact unless it has a wildcard; the channel part is ignored.
  */
@@ -43,7 +46,6 @@ export function planSearch(q: string): SearchPlan {
   const [name, version, username] = q.split(/[@/]/);
   if (!name) return { kind: 'empty' };
   if (name === '*' && version === '*') return { kind: 'empty' };
-  if (username?.includes('*')) return { kind: 'empty' };
   return {
     kind: 'search',
     name: matcher(name, true),

@@ -11,11 +11,13 @@ type Searchable = Extract<SearchPlan, { kind: 'search' }>;
 
 /**
  * The projects an instance-level search may look in: the project the query's username names when the
- * caller may read its packages, else every project the caller may read (identity decides which).
+ * caller may read its packages (a username with a wildcard names none, as in GitLab), else every
+ * project the caller may read (identity decides which).
  */
 async function instanceProjects(identity: IdentityClient, caller: Caller, plan: Searchable): Promise<number[]> {
   const userId = caller.user?.id ?? null;
   if (plan.username) {
+    if (plan.username.includes('*')) return [];
     const project = await identity.resolveProject(fullPathFromUsername(plan.username), userId);
     return project && canReadPackages(caller, project) ? [project.id] : [];
   }

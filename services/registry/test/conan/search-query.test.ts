@@ -16,7 +16,8 @@ describe('planSearch', () => {
       'hello/1.0@group+proj/stable',
       { kind: 'search', name: { op: 'like', value: 'hello' }, version: { op: 'eq', value: '1.0' }, username: 'group+proj' },
     ],
-    ['hello/1.0@g*/stable', { kind: 'empty' }],
+    // the username is kept as written: instance level finds no project by it, project level ignores it
+    ['hello/1.0@g*/stable', { kind: 'search', name: { op: 'like', value: 'hello' }, version: { op: 'eq', value: '1.0' }, username: 'g*' }],
   ])('%j', (q, plan) => {
     expect(planSearch(q)).toEqual(plan);
   });

@@ -35,6 +35,9 @@ describe('GET /projects/:id/packages/conan/v1|v2/conans/search', () => {
     ['hello/1.*', ['hello/1.1@U/stable', 'hello/1.0@U/stable']],
     ['*/1.0', ['other/1.0@U/testing', 'hello/1.0@U/stable']],
     ['hello/1.0@someone+else/stable', ['hello/1.0@U/stable']],
+    // the username is ignored at project level, wildcards in it included (instance level finds none)
+    ['hello/1.0@some*/stable', ['hello/1.0@U/stable']],
+    ['hello/*@*/*', ['hello/1.1@U/stable', 'hello/1.0@U/stable']],
     ['Hello_*', ['Hello_World/2.0@U/stable']],
     ['Hello%', []],
     ['*', []],
