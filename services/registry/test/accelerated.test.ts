@@ -188,6 +188,24 @@ describe('accelerated uploads and downloads through the gateway', () => {
     expect(JSON.parse(after.body.toString())).toEqual({ message: '404 Not found' });
   });
 
+  it('makes no package for a first upload the client abandons (the package comes with its first file)', async () => {
+    const fresh = recipe().replace('/accel/', '/abandoned/');
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${f.url}${fresh}/revisions/${RREV}/files/conan_sources.tgz`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}`, 'Content-Length': String(PREAUTHORIZE_ABOVE + 1) }, agent: false });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(500_000, 4), () => setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 200));
+    });
+    for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await leftoverUploads()).toEqual([]);
+    const revisions = await send('GET', `${fresh}/revisions`);
+    expect(revisions.status).toBe(404);
+    expect(JSON.parse(revisions.body.toString())).toEqual({ message: '404 Package Not Found' });
+    expect(await f.registry.deps.db('conan_packages').where({ name: 'abandoned' })).toEqual([]);
+  });
+
   it('proxies a registry PUT that is not a file upload as it is (no pre-authorisation, nothing stored)', async () => {
     const r = await send('PUT', `${recipe()}/revisions/${RREV}`, { body: Buffer.from('{"x":1}'), headers: { 'Content-Type': 'application/json' } });
     expect(r.status).toBe(404);

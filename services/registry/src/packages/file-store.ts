@@ -13,12 +13,6 @@ function whereSlot(db: Db, slot: FileSlot) {
 
 /** File records (`conan_files`). */
 export const fileStore = {
-  /** A fresh id for a file whose bytes are about to be stored under a key that names it. */
-  async reserveId(db: Db): Promise<number> {
-    const r = await db.raw(`SELECT nextval(pg_get_serial_sequence('conan_files', 'id')) AS id`);
-    return Number(r.rows[0].id);
-  },
-
   /** The files of a slot, oldest first, at most 1000. */
   async list(db: Db, slot: FileSlot): Promise<PackageFile[]> {
     const rows = await whereSlot(db, slot).orderBy('id').limit(MAX_LISTED);

@@ -25,19 +25,13 @@ export function packageEvent(pkg: Package): PackageEventV1 {
   return { id: pkg.id, project_id: pkg.projectId, package_type: 'conan', name: pkg.name, version: pkg.version, package_username: pkg.username, package_channel: pkg.channel };
 }
 
-/**
- * The package of `ref`, created (and announced) when missing, with a file id reserved for the upload
- * that follows when the package already existed.
- */
-export async function findOrCreatePackage(db: Knex, projectId: number, ref: RecipeRef): Promise<{ pkg: Package; fileId?: number }> {
-  const existing = await packageStore.findReservingFileId(db, projectId, ref);
-  if (existing) return existing;
-  const pkg = await db.transaction(async (trx) => {
+/** The package of `ref`, created (and announced) when missing. */
+export async function findOrCreatePackage(db: Knex, projectId: number, ref: RecipeRef): Promise<Package> {
+  return db.transaction(async (trx) => {
     const { pkg, created } = await packageStore.findOrCreate(trx, projectId, ref);
     if (created) await emit(trx, PRODUCER, RegistryEvents.packageCreated, packageEvent(pkg));
     return pkg;
   });
-  return { pkg };
 }
 
 /** Streams `body` into storage while hashing it; rejects (and leaves nothing behind) when it fails or is too large. */
@@ -56,16 +50,17 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
 }
 
 /**
- * Stores one file of `pkg` under `target` (creating the revisions and package reference on the way),
+ * Stores one file of `pkg` (found, or named by reference and created when the file is recorded)
+ * under `target` (creating the revisions and package reference on the way),
  * replacing a file of the same name there. Size and checksums come from the bytes received. A
  * `conaninfo.txt` also sets its package reference's metadata (left as it was when it does not parse).
  */
-export async function uploadFile(deps: RegistryDeps, pkg: Pick<Package, 'id' | 'projectId'>, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
+export async function uploadFile(deps: RegistryDeps, pkg: UploadPackage, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
   const key = fileStorageKey(pkg.projectId);
   const isInfo = isConanInfo(target, fileName);
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
   const info = isInfo ? parsedInfo(deps, digest.captured()) : undefined;
-  return recordFile(deps, { projectId: pkg.projectId, id: pkg.id }, target, fileName, reservedId, key, await digest.digests(), info);
+  return recordFile(deps, 'id' in pkg ? { projectId: pkg.projectId, id: pkg.id } : pkg, target, fileName, reservedId, key, await digest.digests(), info);
 }
 
 /** The package an upload goes to: found or reserved already (by id), or only named (by reference). */
@@ -153,7 +148,7 @@ async function recordFile(deps: RegistryDeps, pkg: UploadPackage, target: Upload
       result = await fileWriteStore.record(deps.db, write);
       if (!result) {
         // no such package yet (or a delete raced): create it, then record into it by id
-        const { pkg: created } = await findOrCreatePackage(deps.db, pkg.projectId, pkg.ref);
+        const created = await findOrCreatePackage(deps.db, pkg.projectId, pkg.ref);
         write.package = { id: created.id };
       }
     }

@@ -6,19 +6,22 @@ import type { RecipeRef } from '../conan/reference';
 import { toPackageFileRecord } from '../entities/package-file';
 import { FileNotFoundError } from '../packages/conan-finder';
 import { type FileAddress, fileLookupStore } from '../packages/file-lookup-store';
-import { fileStore } from '../packages/file-store';
+import { packageStore } from '../packages/package-store';
 import type { PackageFile } from '../packages/types';
 import { FileSlotGoneError, findOrCreatePackage, recordStoredUpload, reservedPackage, type UploadPackage, uploadFile, type UploadTarget } from '../packages/upload-service';
 import type { RouteDeps } from './route-deps';
 import { checkDeclaredSize, fileTooLarge, isDedupProbe, sendFile, uploadError } from './transfer';
 
 /**
- * A file PUT (v1 or v2): Developer or 403, the declared size checked, the package found or created,
- * Conan 1's empty dedup probe answered `null` without storing, then the body streamed to storage.
- * Answers the package file record. Through the gateway the request comes without its body, naming
- * the body the gateway stored, which is moved into place (see `TransferContext` in @anvil/auth); for
- * a large body it comes first as a pre-authorisation, answered with the size limit (and the package
- * and file id, reserved) after the same checks.
+ * A file PUT (v1 or v2): Developer or 403, the declared size checked, Conan 1's empty dedup probe
+ * answered `null` without storing (its package found or created first, as GitLab does), then the
+ * body streamed to storage. Answers the package file record. A package that is not there yet is
+ * created only when the file is recorded, once its body is stored (as GitLab's, which sees the PUT
+ * only after Workhorse has the body): an upload that fails or is abandoned leaves no empty package.
+ * Through the gateway the request comes without its body, naming the body the gateway stored, which
+ * is moved into place (see `TransferContext` in @anvil/auth); for a large body it comes first as a
+ * pre-authorisation, answered with the size limit (and, for a package that exists, its id and a
+ * file id, reserved) after the same checks.
  */
 export async function receiveFile(req: Request, res: Response, deps: RouteDeps, project: ProjectScope, ref: RecipeRef, target: UploadTarget, fileName: string): Promise<void> {
   authorizeUpload(callerOf(ctx(req)), project);
@@ -26,10 +29,9 @@ export async function receiveFile(req: Request, res: Response, deps: RouteDeps, 
   const limit = deps.registry.maxFileSize;
   if (transfer?.phase === 'authorize') {
     if (transfer.declared !== null && transfer.declared > limit) throw fileTooLarge(req);
-    // the package and the file id are found now, while the body is still on its way
-    const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
-    const reservation = { package_id: pkg.id, file_id: fileId ?? (await fileStore.reserveId(deps.registry.db)) };
-    res.status(200).json({ MaximumSize: limit, Reservation: reservation });
+    // an existing package and a file id are found now, while the body is still on its way
+    const found = await packageStore.findReservingFileId(deps.registry.db, project.id, ref);
+    res.status(200).json({ MaximumSize: limit, ...(found && { Reservation: { package_id: found.pkg.id, file_id: found.fileId } }) });
     return;
   }
   if (transfer?.phase !== 'stored') checkDeclaredSize(req, limit);
@@ -40,12 +42,13 @@ export async function receiveFile(req: Request, res: Response, deps: RouteDeps, 
     const { pkg, fileId }: { pkg: UploadPackage; fileId?: number } = transfer.reservation ? reservedPackage(project.id, transfer.reservation) : { pkg: { projectId: project.id, ref } };
     stored = recordStoredUpload(deps.registry, pkg, target, fileName, transfer.upload, fileId);
   } else {
-    const { pkg, fileId } = await findOrCreatePackage(deps.registry.db, project.id, ref);
     if (!transfer && isDedupProbe(req)) {
+      await findOrCreatePackage(deps.registry.db, project.id, ref);
       res.status(200).json(null);
       return;
     }
-    stored = uploadFile(deps.registry, pkg, target, fileName, req, fileId);
+    const found = await packageStore.findReservingFileId(deps.registry.db, project.id, ref);
+    stored = uploadFile(deps.registry, found ? found.pkg : { projectId: project.id, ref }, target, fileName, req, found?.fileId);
   }
   const file = await stored.catch((e: unknown) => {
     // deleted while the file was on its way: as for any file of a package that is not there

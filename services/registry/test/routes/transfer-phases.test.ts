@@ -21,14 +21,21 @@ const stored = async (data: Buffer) => {
 };
 
 describe('pre-authorisation (transfer.phase = authorize)', () => {
-  it('answers the limit and a reservation after the upload’s own checks, storing nothing', async () => {
+  it('answers the limit after the upload’s own checks, creating and storing nothing', async () => {
     const p = project('private', AccessLevel.DEVELOPER);
     const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
     const dev = user('phase-dev');
+    // no package yet: none is made before its first file is (a body that never comes leaves nothing)
     const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: 10 } }).put(file).expect(200);
-    expect(r.body).toEqual({ MaximumSize: 1024 * 1024, Reservation: { package_id: expect.any(Number), file_id: expect.any(Number) } });
-    expect(await svc.deps.db('conan_files').where({ project_id: p.id })).toEqual([]);
-    expect((await svc.deps.db('conan_packages').where({ id: r.body.Reservation.package_id }).first()).project_id).toBe(String(p.id));
+    expect(r.body).toEqual({ MaximumSize: 1024 * 1024 });
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
+    await svc.as(asUser(dev, p)).get(`${v2(p)}/${recipePath(p)}/revisions`).expect(404, { message: '404 Package Not Found' });
+    // a package that exists: its id and a file id are reserved for the stored upload
+    const first = await svc.as(asUser(dev, p)).put(file.replace('conanfile.py', 'conanmanifest.txt')).send('m').expect(200);
+    const again = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: 10 } }).put(file).expect(200);
+    expect(again.body).toEqual({ MaximumSize: 1024 * 1024, Reservation: { package_id: first.body.package_id, file_id: expect.any(Number) } });
+    expect(again.body.Reservation.file_id).toBeGreaterThan(first.body.id);
+    expect(await svc.deps.db('conan_files').where({ project_id: p.id }).pluck('file_name')).toEqual(['conanmanifest.txt']);
     const tooBig = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: 1024 * 1024 + 1 } }).put(file).expect(400);
     expect(tooBig.body).toEqual({ message: '400 Bad request - File is too large' });
     const reporter = project('private', AccessLevel.REPORTER, p.id, p.path_with_namespace);
@@ -41,6 +48,7 @@ describe('a stored upload (transfer.phase = stored)', () => {
     const p = project('private', AccessLevel.DEVELOPER);
     const dev = user('phase-dev2');
     const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    await svc.as(asUser(dev, p)).put(file.replace('conanfile.py', 'conanmanifest.txt')).send('m').expect(200);
     const { body } = await svc.as({ ...asUser(dev, p), transfer: { phase: 'authorize', declared: null } }).put(file).expect(200);
     const upload = await stored(Buffer.from('print("hi")\n'));
     const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload, reservation: body.Reservation } }).put(file).expect(200);
@@ -89,12 +97,14 @@ describe('a stored upload (transfer.phase = stored)', () => {
     const other = project('private', AccessLevel.DEVELOPER);
     const dev = user('phase-dev3');
     const otherFile = `${v2(other)}/${recipePath(other)}/revisions/${RREV}/files/conanfile.py`;
+    await svc.as(asUser(dev, other)).put(otherFile.replace('conanfile.py', 'conanmanifest.txt')).send('m').expect(200);
     const { body } = await svc.as({ ...asUser(dev, other), transfer: { phase: 'authorize', declared: null } }).put(otherFile).expect(200);
     const upload = await stored(Buffer.from('x'));
     const file = `${v2(mine)}/${recipePath(mine)}/revisions/${RREV}/files/conanfile.py`;
     const r = await svc.as({ ...asUser(dev, mine), transfer: { phase: 'stored', upload, reservation: body.Reservation } }).put(file).expect(404);
     expect(r.body).toEqual({ message: '404 Package Not Found' });
-    expect(await svc.deps.db('conan_files').where({ package_id: body.Reservation.package_id })).toEqual([]);
+    expect(await svc.deps.db('conan_files').where({ package_id: body.Reservation.package_id }).pluck('file_name')).toEqual(['conanmanifest.txt']);
+    expect(await svc.deps.db('conan_files').where({ project_id: mine.id })).toEqual([]);
     expect(await svc.deps.storage.head(upload.key)).toBeNull();
   });
 

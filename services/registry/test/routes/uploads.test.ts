@@ -79,6 +79,9 @@ describe('streamed uploads (PUT …/files/:file_name)', () => {
     expect(JSON.parse(r.body)).toEqual({ message: '400 Bad request - File is too large' });
     expect(await svc.deps.db('conan_files').where({ project_id: p.id })).toEqual([]);
     expect(storedFiles().length).toBe(before);
+    // nor an empty package: the package of a first file is made only when that file is recorded
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
+    await svc.as(who).get(`${v2(p)}/${recipePath(p)}/revisions`).expect(404, { message: '404 Package Not Found' });
   });
 
   it('accepts exactly the limit', async () => {
@@ -103,6 +106,7 @@ describe('streamed uploads (PUT …/files/:file_name)', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(await svc.deps.db('conan_files').where({ project_id: p.id })).toEqual([]);
     expect(storedFiles().length).toBe(before);
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
   });
 
   it('ignores the sizes an upload_urls request declares', async () => {
