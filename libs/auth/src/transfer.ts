@@ -29,9 +29,10 @@ export interface StoredUpload {
 }
 
 /**
- * What the service set aside when it pre-authorised an upload (its package, found or created, and the
+ * What the service set aside when it pre-authorised an upload (its package, when that exists, and the
  * id of the file to be), answered as `Reservation` and handed back by the gateway with the stored
- * body, so that recording it does not look them up again.
+ * body, so that recording it does not look them up again. Absent, the record finds (or creates) the
+ * package itself.
  */
 export interface UploadReservation {
   package_id: number;
