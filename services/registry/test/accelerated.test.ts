@@ -67,6 +67,18 @@ function send(method: string, path: string, opts: { body?: Buffer; chunked?: boo
   });
 }
 
+/** A PUT declaring `declared` bytes that sends 500 KB of them, then goes away. */
+function abandonUpload(path: string, declared: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const req = http.request(`${f.url}${path}`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}`, 'Content-Length': String(declared) }, agent: false });
+    req.on('error', () => resolve());
+    req.write(Buffer.alloc(500_000, 3), () => setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 200));
+  });
+}
+
 async function leftoverUploads(): Promise<string[]> {
   const out: string[] = [];
   for await (const o of f.registry.deps.storage.list(UPLOADS_PREFIX)) out.push(o.key);
@@ -173,14 +185,7 @@ describe('accelerated uploads and downloads through the gateway', () => {
     ['pre-authorised while it streams', PREAUTHORIZE_ABOVE + 1],
   ])('leaves nothing behind when the client goes away mid-upload (%s)', async (_how, declared) => {
     const path = packageFile('conan_package.tgz');
-    await new Promise<void>((resolve) => {
-      const req = http.request(`${f.url}${path}`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}`, 'Content-Length': String(declared) }, agent: false });
-      req.on('error', () => resolve());
-      req.write(Buffer.alloc(500_000, 3), () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 200));
-    });
+    await abandonUpload(path, declared);
     for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await leftoverUploads()).toEqual([]);
     const after = await send('GET', path);
@@ -190,14 +195,7 @@ describe('accelerated uploads and downloads through the gateway', () => {
 
   it('makes no package for a first upload the client abandons (the package comes with its first file)', async () => {
     const fresh = recipe().replace('/accel/', '/abandoned/');
-    await new Promise<void>((resolve) => {
-      const req = http.request(`${f.url}${fresh}/revisions/${RREV}/files/conan_sources.tgz`, { method: 'PUT', headers: { Authorization: `Bearer ${jwt}`, 'Content-Length': String(PREAUTHORIZE_ABOVE + 1) }, agent: false });
-      req.on('error', () => resolve());
-      req.write(Buffer.alloc(500_000, 4), () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 200));
-    });
+    await abandonUpload(`${fresh}/revisions/${RREV}/files/conan_sources.tgz`, PREAUTHORIZE_ABOVE + 1);
     for (let i = 0; i < 50 && (await leftoverUploads()).length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await leftoverUploads()).toEqual([]);
     const revisions = await send('GET', `${fresh}/revisions`);
