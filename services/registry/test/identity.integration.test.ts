@@ -92,3 +92,17 @@ describe('GET users/authenticate with the token expiry from identity', () => {
     await registry.as({ user: carol, auth: 'basic', scopes: ['api'], token_id: other.body.id }).get(`${v1i}/users/authenticate`).expect(401);
   });
 });
+
+describe('GET /packages/conan/v1/conans/search on an instance with very many projects', () => {
+  it('searches more readable projects than one statement could bind parameters for (65,535)', async () => {
+    const dave = await createUser('dave');
+    const d = await createProject(dave, 'dpkgs', 'public');
+    await upload(dave, d, 'scaled');
+    await identity.deps.db.raw(
+      `INSERT INTO projects (name, path, namespace_id, visibility) SELECT 'bulk' || g, 'bulk-' || g, ?, 'public' FROM generate_series(1, 70000) g`,
+      [d.namespace_id],
+    );
+    const r = await registry.as({ user: null }).get(`${v1i}/conans/search?q=scaled`).expect(200);
+    expect(r.body).toEqual({ results: [`scaled/1.0@${d.path_with_namespace.replace('/', '+')}/stable`] });
+  });
+});

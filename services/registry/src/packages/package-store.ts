@@ -67,7 +67,9 @@ export const packageStore = {
   /** Packages matching a search in the given projects, most recent first. */
   async search(db: Db, s: PackageSearch): Promise<Package[]> {
     if (s.projectIds.length === 0) return [];
-    const q = db<PackageRow>('conan_packages').whereIn('project_id', s.projectIds);
+    // one array parameter, not one per project: an instance-level search may cover more projects
+    // than a statement can bind parameters for (65,535)
+    const q = db<PackageRow>('conan_packages').whereRaw('project_id = ANY(?::bigint[])', [s.projectIds]);
     if (s.ignoreCase) q.whereRaw(`lower(name) LIKE lower(?) ESCAPE '\\'`, [s.name.value]);
     else q.whereRaw(`name LIKE ? ESCAPE '\\'`, [s.name.value]);
     if (s.version?.op === 'like') q.whereRaw(`version LIKE ? ESCAPE '\\'`, [s.version.value]);
