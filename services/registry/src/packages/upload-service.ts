@@ -50,17 +50,18 @@ async function storeBytes(deps: RegistryDeps, key: string, body: Readable, captu
 }
 
 /**
- * Stores one file of `pkg` (found, or named by reference and created when the file is recorded)
- * under `target` (creating the revisions and package reference on the way),
- * replacing a file of the same name there. Size and checksums come from the bytes received. A
- * `conaninfo.txt` also sets its package reference's metadata (left as it was when it does not parse).
+ * Stores one file of the package of `ref` under `target`, replacing a file of the same name there.
+ * Once the bytes are stored, the file is recorded by the statement that finds the package by
+ * reference (creating the package, revisions and package reference on the way), as for a body the
+ * gateway stored. Size and checksums come from the bytes received. A `conaninfo.txt` also sets its
+ * package reference's metadata (left as it was when it does not parse).
  */
-export async function uploadFile(deps: RegistryDeps, pkg: UploadPackage, target: UploadTarget, fileName: string, body: Readable, reservedId?: number): Promise<PackageFile> {
-  const key = fileStorageKey(pkg.projectId);
+export async function uploadFile(deps: RegistryDeps, projectId: number, ref: RecipeRef, target: UploadTarget, fileName: string, body: Readable): Promise<PackageFile> {
+  const key = fileStorageKey(projectId);
   const isInfo = isConanInfo(target, fileName);
   const digest = await storeBytes(deps, key, body, isInfo ? CONANINFO_CAPTURE : 0);
   const info = isInfo ? parsedInfo(deps, digest.captured()) : undefined;
-  return recordFile(deps, 'id' in pkg ? { projectId: pkg.projectId, id: pkg.id } : pkg, target, fileName, reservedId, key, await digest.digests(), info);
+  return recordFile(deps, { projectId, ref }, target, fileName, undefined, key, await digest.digests(), info);
 }
 
 /** The package an upload goes to: found or reserved already (by id), or only named (by reference). */

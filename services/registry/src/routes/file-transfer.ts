@@ -47,8 +47,7 @@ export async function receiveFile(req: Request, res: Response, deps: RouteDeps, 
       res.status(200).json(null);
       return;
     }
-    const found = await packageStore.findReservingFileId(deps.registry.db, project.id, ref);
-    stored = uploadFile(deps.registry, found ? found.pkg : { projectId: project.id, ref }, target, fileName, req, found?.fileId);
+    stored = uploadFile(deps.registry, project.id, ref, target, fileName, req);
   }
   const file = await stored.catch((e: unknown) => {
     // deleted while the file was on its way: as for any file of a package that is not there
