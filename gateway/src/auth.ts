@@ -22,7 +22,7 @@ export interface AuthRequest {
   method: string;
   headers: IncomingHttpHeaders;
   query: QueryParams;
-  /** Registry routes: Basic and JWT accepted, scopes passed through for the registry to judge. */
+  /** Registry routes: only their JWT and Basic with a token read, scopes passed through for the registry to judge. */
   registry: boolean;
   /** The first path segment after /api/v4 (`user`/`users` routes also accept `read_user`). */
   area: string;
@@ -85,7 +85,8 @@ export class Authenticator {
   async authenticate(req: AuthRequest): Promise<Principal> {
     const cred = readCredential(req.headers, req.query, req.registry);
     const p = await this.principal(cred);
-    if (!req.registry && p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area)) {
+    // only a personal access token is judged here (registry routes never read one: their scopes are the registry's to judge)
+    if (p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area)) {
       refuse(refusals.insufficientScope(API_SCOPES));
     }
     const sudo = readSudo(req.headers, req.query);
