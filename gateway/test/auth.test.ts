@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { api, createUser, registryJwt, TestUser } from './support/fixtures';
+import { api, basic, createUser, registryJwt, TestUser } from './support/fixtures';
 import { deadPort, startTestGateway } from './support/gateway';
 import { Stack, startStack } from './support/stack';
 
@@ -11,7 +11,6 @@ let plainAdminToken: string;
 
 const BAD = { error: 'invalid_token', error_description: 'Bad Access Token.' };
 const SCOPE = { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'api read_api' };
-const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
 beforeAll(async () => {
   s = await startStack();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { actor, projectScope } from '@anvil/testing';
-import { api, createUser, eventually, registryJwt, TestUser } from './support/fixtures';
+import { api, basic, createUser, eventually, registryJwt, TestUser } from './support/fixtures';
 import { startTestGateway } from './support/gateway';
 import { Stack, startStack } from './support/stack';
 
@@ -15,7 +15,7 @@ let encoded: string;
 const PROJECT_404 = { message: '404 Project Not Found' };
 const as = (t: TestUser) => ({ 'PRIVATE-TOKEN': t.tokens.api.token });
 /** Conan routes read a token from Basic (or their own JWT), never from PRIVATE-TOKEN. */
-const conanAs = (t: TestUser) => ({ Authorization: `Basic ${Buffer.from(`${t.username}:${t.tokens.api.token}`).toString('base64')}` });
+const conanAs = (t: TestUser) => ({ Authorization: basic(t.username, t.tokens.api.token) });
 
 beforeAll(async () => {
   s = await startStack();
@@ -120,7 +120,7 @@ describe('resolution and rewrite', () => {
         ['put', `${base}/v2/conans/pkg/1.0/u/c/revisions/${rref}/files/conanfile.py`, { Authorization: `Bearer ${expired}` }],
         ['put', `${base}/v1/files/pkg/1.0/u/c/0/export/conanfile.py`, { 'PRIVATE-TOKEN': alice.tokens.api.token }],
         ['delete', `${base}/v2/conans/pkg/1.0/u/c/revisions/${rref}`, {}],
-        ['delete', `${base}/v1/conans/pkg/1.0/u/c`, { Authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` }],
+        ['delete', `${base}/v1/conans/pkg/1.0/u/c`, { Authorization: basic(alice.username, alice.password) }],
         ['post', `${base}/v1/conans/pkg/1.0/u/c/upload_urls`, {}],
       ] as const) {
         const res = await request(s.url)[method](path).set(headers).send('x');

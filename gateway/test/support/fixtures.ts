@@ -31,6 +31,11 @@ export async function createUser(gw: string, admin: string, name: string, scopeS
 }
 
 /** An HS256 JWT like the registry mints (`access_token` = token id, `user_id`, `exp`). */
+/** An `Authorization: Basic` value for `user:secret`. */
+export function basic(user: string, secret: string): string {
+  return `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+}
+
 export function registryJwt(secret: string, claims: Record<string, unknown>): string {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const head = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`;
