@@ -53,6 +53,7 @@ export const configSchema = {
   ACCELERATED_TRANSFERS: bool(true),
   STORAGE_DRIVER: serviceSchema.STORAGE_DRIVER,
   STORAGE_DIR: serviceSchema.STORAGE_DIR,
+  STORAGE_FSYNC: serviceSchema.STORAGE_FSYNC,
   S3_ENDPOINT: serviceSchema.S3_ENDPOINT,
   S3_BUCKET: serviceSchema.S3_BUCKET,
   S3_REGION: serviceSchema.S3_REGION,

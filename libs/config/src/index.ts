@@ -146,6 +146,12 @@ export const serviceSchema = {
   IDENTITY_URL: url(['http', 'https'], 'http://127.0.0.1:7101'),
   STORAGE_DRIVER: oneOf(['local', 's3'] as const, 'local'),
   STORAGE_DIR: str('.data/files'),
+  /**
+   * Local storage: an object is on disk (its bytes and its name) before a put or move resolves, as a
+   * commit is before Postgres acknowledges it. `false` trades that for speed: a power loss may then
+   * leave recorded files empty or missing.
+   */
+  STORAGE_FSYNC: bool(true),
   S3_ENDPOINT: url(['http', 'https'], null),
   S3_BUCKET: str('anvil'),
   S3_REGION: str('us-east-1'),

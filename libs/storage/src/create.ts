@@ -3,11 +3,12 @@ import { LocalStorage } from './local';
 import { S3Storage } from './s3';
 import type { Storage } from './types';
 
-/** The storage settings of `serviceSchema` (`STORAGE_DRIVER`, `STORAGE_DIR`, `S3_*`). */
+/** The storage settings of `serviceSchema` (`STORAGE_DRIVER`, `STORAGE_DIR`, `STORAGE_FSYNC`, `S3_*`). */
 export type StorageConfig = Pick<
   ConfigOf<typeof serviceSchema>,
   | 'STORAGE_DRIVER'
   | 'STORAGE_DIR'
+  | 'STORAGE_FSYNC'
   | 'S3_ENDPOINT'
   | 'S3_BUCKET'
   | 'S3_REGION'
@@ -28,7 +29,7 @@ export function createStorage(config: StorageConfig): LocalStorage | S3Storage {
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
     });
   }
-  return new LocalStorage(config.STORAGE_DIR);
+  return new LocalStorage(config.STORAGE_DIR, { fsync: config.STORAGE_FSYNC });
 }
 
 /** Creates the S3 bucket when the driver is S3 (a no-op for local storage); call once at startup. */

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
 import { type Receipt, receiveFile } from './local-receive';
+import { syncPlaced } from './local-sync';
 import { closeFd, LOCAL_CHUNK_SIZE, type OpenedFile, readWhole, sendBytes, sendPooled, SMALL_READ } from './local-send';
 import type { ObjectInfo, PutOptions, Storage } from './types';
 
@@ -32,6 +33,15 @@ async function statFile(file: string): Promise<fs.Stats | null> {
   }
 }
 
+export interface LocalStorageOptions {
+  /**
+   * Whether a put or move resolves only once the object is on disk: its bytes flushed and the
+   * directories that name it synced (default true). Without, a power loss may take back objects
+   * already acknowledged, or leave them empty.
+   */
+  fsync?: boolean;
+}
+
 /**
  * Objects as files under one root directory. Keys are validated so nothing escapes the root; a put
  * streams into `<root>/.anvil-tmp/` and renames into place, so readers see the old or the new object,
@@ -41,9 +51,12 @@ async function statFile(file: string): Promise<fs.Stats | null> {
 export class LocalStorage implements Storage {
   /** The absolute root directory. */
   readonly root: string;
+  /** Whether puts and moves are durable when they resolve (LocalStorageOptions). */
+  readonly fsync: boolean;
 
-  constructor(rootDir: string) {
+  constructor(rootDir: string, opts: LocalStorageOptions = {}) {
     this.root = path.resolve(rootDir);
+    this.fsync = opts.fsync ?? true;
   }
 
   /** The absolute file path of `key` (validated), e.g. for sendfile-style serving. */
@@ -57,15 +70,19 @@ export class LocalStorage implements Storage {
   async put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }> {
     const dest = this.localPath(key);
     const file = opts?.fresh ? dest : path.join(this.root, TEMP_DIR, randomUUID());
-    const fd = await this.create(file).catch((e: unknown) => {
+    const { fd, created } = await this.create(file).catch((e: unknown) => {
       // as a failed pipeline would: the body is released (its owner hears of the failure from us)
       body.destroy();
       throw e;
     });
-    const out = fs.createWriteStream(file, { fd, highWaterMark: LOCAL_CHUNK_SIZE });
+    // with fsync, the bytes are flushed before the descriptor is closed (and so before the rename)
+    const out = fs.createWriteStream(file, { fd, highWaterMark: LOCAL_CHUNK_SIZE, flush: this.fsync });
     try {
       await pipeline(body, out);
-      if (file !== dest) this.moveInto(file, dest);
+      if (file !== dest) {
+        const made = this.moveInto(file, dest);
+        if (this.fsync) await syncPlaced(dest, made, { data: false });
+      } else if (this.fsync) await syncPlaced(dest, created, { data: false });
     } catch (e) {
       await fsp.rm(file, { force: true });
       throw e;
@@ -75,15 +92,16 @@ export class LocalStorage implements Storage {
 
   /**
    * Creates `file` exclusively and returns its descriptor, making its directory when missing (the
-   * temp directory on the first put, an upload's directory now and then).
+   * temp directory on the first put, an upload's directory now and then; `created` is the first
+   * directory made).
    */
-  private async create(file: string): Promise<number> {
+  private async create(file: string): Promise<{ fd: number; created?: string }> {
     try {
-      return await openExclusive(file);
+      return { fd: await openExclusive(file) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      return await openExclusive(file);
+      const created = await fsp.mkdir(path.dirname(file), { recursive: true });
+      return { fd: await openExclusive(file), created };
     }
   }
 
@@ -91,23 +109,26 @@ export class LocalStorage implements Storage {
    * Renames a finished file over `dest`, making its directory when the rename finds none (the first
    * object there, or a concurrent delete pruned it). Synchronous on purpose: a rename on a local disk
    * takes tens of microseconds, less than one round trip through libuv's thread pool, and this sits
-   * on every upload's critical path.
+   * on every upload's critical path. Returns the first directory it made, if any.
    */
-  private moveInto(file: string, dest: string): void {
+  private moveInto(file: string, dest: string): string | undefined {
+    let made: string | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
         fs.renameSync(file, dest);
-        return;
+        return made;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
-        fs.mkdirSync(path.dirname(dest), { recursive: true });
+        made = fs.mkdirSync(path.dirname(dest), { recursive: true }) ?? made;
       }
     }
   }
 
   /**
    * Receives `body` as the new object `key` (a fresh key nobody reads yet: written in place), measuring
-   * its size and digests on the way; see `receiveFile`. Fails when the object exists.
+   * its size and digests on the way; see `receiveFile`. Fails when the object exists. The object is
+   * complete when `done` resolves but not synced: it is meant to be moved into place (an upload body
+   * the gateway stores), and the move makes it durable.
    */
   receive(key: string, body: Readable, opts: { limit: number; expectedSize: number | null }): Receipt {
     return receiveFile(this.localPath(key), body, opts);
@@ -183,7 +204,10 @@ export class LocalStorage implements Storage {
 
   async move(from: string, to: string): Promise<void> {
     const src = this.localPath(from);
-    this.moveInto(src, this.localPath(to));
+    const dest = this.localPath(to);
+    const made = this.moveInto(src, dest);
+    // the bytes too: the object may have been written unsynced (`receive`)
+    if (this.fsync) await syncPlaced(dest, made);
     await this.prune(path.dirname(src));
   }
 

@@ -19,7 +19,7 @@ export interface PutOptions {
 export interface Storage {
   /**
    * Streams `body` to `key` (replacing it atomically: readers see the old or the new object, never a
-   * part). With `fresh`, the caller promises `key` is new, unique and read by nobody before `put`
+   * part). The local driver, with fsync (the default), resolves once the object is on disk. With `fresh`, the caller promises `key` is new, unique and read by nobody before `put`
    * resolves (an upload's own key): the local driver then writes it in place, without a temporary
    * file to rename; a failed put still leaves nothing behind.
    */
@@ -30,7 +30,8 @@ export interface Storage {
   read(key: string): Promise<{ body: Readable; size: number } | null>;
   /**
    * Moves an object to another key (replacing what is there); afterwards `from` is gone. The local
-   * driver renames (atomic); S3 copies server-side and deletes the source.
+   * driver renames (atomic) and, with fsync (the default), resolves once the object's bytes and new
+   * name are on disk; S3 copies server-side and deletes the source.
    */
   move(from: string, to: string): Promise<void>;
   /** Size and modification time, or null when the object does not exist. */
