@@ -80,7 +80,11 @@ export async function recordStoredUpload(deps: RegistryDeps, pkg: UploadPackage,
     if (upload.size > deps.maxFileSize) throw new FileTooLargeError();
     const info = isConanInfo(target, fileName) ? parsedInfo(deps, await readHead(deps, upload.key, CONANINFO_CAPTURE)) : undefined;
     const dest = fileStorageKey(pkg.projectId);
-    await deps.storage.move(upload.key, dest);
+    await deps.storage.move(upload.key, dest).catch(async (e: unknown) => {
+      // the rename may have happened before the failure (a flush the disk refused): nothing is left at dest either
+      await deps.storage.delete(dest).catch(() => undefined);
+      throw e;
+    });
     key = dest;
     return await recordFile(deps, pkg, target, fileName, reservedId, key, upload, info);
   } finally {

@@ -119,6 +119,32 @@ describe('a stored upload (transfer.phase = stored)', () => {
     expect(r.body).toEqual({ message: '400 Bad request - File is too large' });
     expect(await svc.deps.storage.head(big.key)).toBeNull();
   });
+
+  it('leaves nothing behind when the disk refuses to flush a moved object (500, no record, no file)', async () => {
+    const p = project('private', AccessLevel.DEVELOPER);
+    const dev = user('phase-dev7');
+    const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
+    const upload = await stored(Buffer.from('print("lost")\n'));
+    const storage = svc.deps.storage;
+    const move = storage.move;
+    let movedTo: string | null = null;
+    // the rename happens; the flush after it fails as a failing disk's does
+    storage.move = async (from: string, to: string) => {
+      await move.call(storage, from, to);
+      movedTo = to;
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    try {
+      const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload } }).put(file).expect(500);
+      expect(r.body).toEqual({ message: '500 Internal Server Error' });
+    } finally {
+      storage.move = move;
+    }
+    expect(movedTo).not.toBeNull();
+    expect(await storage.head(movedTo!)).toBeNull();
+    expect(await storage.head(upload.key)).toBeNull();
+    expect(await svc.deps.db('conan_files').where({ project_id: p.id })).toEqual([]);
+  });
 });
 
 describe('send-file answers', () => {
