@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
 import { type Receipt, receiveFile } from './local-receive';
 import { syncPlaced } from './local-sync';
+import { sweepTempDir } from './local-temp';
 import { closeFd, LOCAL_CHUNK_SIZE, type OpenedFile, readWhole, sendBytes, sendPooled, SMALL_READ } from './local-send';
 import type { ObjectInfo, PutOptions, Storage } from './types';
 
@@ -240,6 +241,14 @@ export class LocalStorage implements Storage {
     // gone for readers now: freeing its space and pruning its directory need not be waited for
     void fsp.unlink(trash).catch(() => undefined);
     void this.prune(path.dirname(file)).catch(() => undefined);
+  }
+
+  /**
+   * Deletes what processes that stopped mid-put or mid-retire left in the temporary directory (files
+   * not written for a day, `TEMP_ORPHAN_AGE_MS`); resolves with how many. Run at start-up.
+   */
+  sweepTemp(now = Date.now()): Promise<number> {
+    return sweepTempDir(path.join(this.root, TEMP_DIR), now);
   }
 
   /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */
