@@ -80,10 +80,9 @@ export class LocalStorage implements Storage {
     const out = fs.createWriteStream(file, { fd, highWaterMark: LOCAL_CHUNK_SIZE, flush: this.fsync });
     try {
       await pipeline(body, out);
-      if (file !== dest) {
-        const made = this.moveInto(file, dest);
-        if (this.fsync) await syncPlaced(dest, made, { data: false });
-      } else if (this.fsync) await syncPlaced(dest, created, { data: false });
+      // the directories made for the object: by the rename, or (written in place) before the write
+      const made = file !== dest ? this.moveInto(file, dest) : created;
+      if (this.fsync) await syncPlaced(dest, made, { data: false });
     } catch (e) {
       await fsp.rm(file, { force: true });
       throw e;

@@ -19,9 +19,10 @@ export interface PutOptions {
 export interface Storage {
   /**
    * Streams `body` to `key` (replacing it atomically: readers see the old or the new object, never a
-   * part). The local driver, with fsync (the default), resolves once the object is on disk. With `fresh`, the caller promises `key` is new, unique and read by nobody before `put`
-   * resolves (an upload's own key): the local driver then writes it in place, without a temporary
-   * file to rename; a failed put still leaves nothing behind.
+   * part). The local driver, with fsync (the default), resolves once the object is on disk. With
+   * `fresh`, the caller promises `key` is new, unique and read by nobody before `put` resolves (an
+   * upload's own key): the local driver then writes it in place, without a temporary file to rename;
+   * a failed put still leaves nothing behind.
    */
   put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }>;
   /** A stream of the object, or null when it does not exist. */
