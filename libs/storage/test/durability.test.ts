@@ -17,7 +17,8 @@ const CHILD = path.join(__dirname, 'durability-child.ts');
 /** One completed call on a path under the storage root. */
 type Op = { kind: 'sync' | 'datasync'; path: string } | { kind: 'rename'; path: string; to: string } | { kind: 'mark'; path: string };
 
-const CALL = /^(\d+) (?:(\w+)\((.*)|<\.\.\. (\w+) resumed>(.*))$/;
+// strace pads the pid to five columns: a pid of four digits or fewer is followed by more than one space
+const CALL = /^(\d+) +(?:(\w+)\((.*)|<\.\.\. (\w+) resumed>(.*))$/;
 
 /** The calls of an `strace -f` log in the order they completed, with descriptors resolved to paths. */
 function parseTrace(text: string, root: string): Op[] {
