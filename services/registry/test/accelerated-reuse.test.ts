@@ -113,6 +113,26 @@ describe('reused send-file answers (v2 downloads)', () => {
     expect(read.body.toString()).toBe('team');
   });
 
+  it('sends nothing to a registry token once its personal access token is revoked: it counts as no credentials', async () => {
+    const t = await f.identity.as({ user: f.root }).post(`/api/v4/users/${owner.user.id}/personal_access_tokens`).send({ name: 'to-revoke', scopes: ['api'] }).expect(201);
+    const token = await registryJwt(f, owner.projectId, 'reuse-owner', t.body.token);
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await call('PUT', recipeFile('revoked'), Buffer.from('secret'), bearer)).status).toBe(200);
+    expect((await call('GET', recipeFile('revoked'), undefined, bearer)).body.toString()).toBe('secret');
+    expect((await call('DELETE', `/api/v4/personal_access_tokens/${t.body.id}`, undefined, { 'PRIVATE-TOKEN': t.body.token })).status).toBe(204);
+
+    // the download it was just answered is not given again: the private project is 404 to nobody
+    const read = await call('GET', recipeFile('revoked'), undefined, bearer);
+    expect(read.status).toBe(404);
+    expect(JSON.parse(read.body.toString())).toEqual({ message: '404 Project Not Found' });
+    const write = await call('PUT', recipeFile('revoked'), Buffer.from('overwritten'), bearer);
+    expect(write.status).toBe(401);
+    expect(JSON.parse(write.body.toString())).toEqual({ message: '401 Unauthorized' });
+    const check = await call('GET', `/api/v4/projects/${owner.projectId}/packages/conan/v2/users/check_credentials`, undefined, bearer);
+    expect(check.status).toBe(401);
+    expect((await call('GET', recipeFile('revoked'))).body.toString()).toBe('secret');
+  });
+
   it('drops a project’s answers when another replica announces a change to its packages', async () => {
     expect((await call('PUT', recipeFile('announced'), Buffer.from('v'))).status).toBe(200);
     await call('GET', recipeFile('announced'));
