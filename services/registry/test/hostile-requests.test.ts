@@ -149,3 +149,16 @@ test(`${REQUESTS} hostile requests to every registry route: never a 5xx, never a
   expect(kept.status).toBe(200);
   expect(Buffer.from(await kept.arrayBuffer())).toEqual(SENTINEL);
 }, 240_000);
+
+test('at instance level a username without `+` names no project, even when it is a user’s namespace: 404 Project Not Found', async () => {
+  for (const username of ['fuzzer', 'bystander', 'nobody-at-all']) {
+    for (const auth of [{ Authorization: `Bearer ${jwt}` }, {}]) {
+      const a = await send('GET', `/api/v4/packages/conan/v1/conans/kept/1.0/${username}/stable`, auth);
+      expect([username, a.status, JSON.parse(a.body)]).toEqual([username, 404, { message: '404 Project Not Found' }]);
+    }
+  }
+  // the same package, named by its project's path, is there for its owner
+  const named = await send('GET', `/api/v4/packages/conan/v1/conans/kept/1.0/${other.fullPath.replace('/', '+')}/stable`, { Authorization: `Bearer ${otherJwt}` });
+  expect(named.status).toBe(200);
+  expect(Object.keys(JSON.parse(named.body))).toEqual(['conanfile.py']);
+});

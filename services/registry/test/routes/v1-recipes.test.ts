@@ -37,8 +37,9 @@ describe.each(levels)('v1 recipe routes at %s level', (_level, prefixOf, urlBase
 
   it('GET C answers the recipe snapshot (file → md5), {} for an unknown recipe', async () => {
     const { who, C, p } = await fresh();
-    await svc.as(who).get(C).expect(200, { 'conanfile.py': md5('recipe'), 'conanmanifest.txt': md5('1\n') });
-    await svc.as(who).get(C.replace('hello', 'other')).expect(200, {});
+    // exactly `application/json`, no charset, as GitLab answers
+    await svc.as(who).get(C).expect('Content-Type', 'application/json').expect(200, { 'conanfile.py': md5('recipe'), 'conanmanifest.txt': md5('1\n') });
+    await svc.as(who).get(C.replace('hello', 'other')).expect('Content-Type', 'application/json').expect(200, {});
     void p;
   });
 
