@@ -87,6 +87,16 @@ describe.each(levels)('v1 recipe routes at %s level', (_level, prefixOf, urlBase
     await svc.as(anon({ ...p, visibility: 'public' })).post(`${C}/upload_urls`).send({}).expect(401);
   });
 
+  it('POST upload_urls needs read access only, as GitLab’s code: a reporter gets the URLs, then 403 on the PUT', async () => {
+    const { C, p, files } = await fresh();
+    const reporter = asUser(user('reporter'), { ...p, access_level: AccessLevel.REPORTER });
+    await svc.as(reporter).post(`${C}/upload_urls`).send({ 'conanfile.py': 1 }).expect(200, { 'conanfile.py': `${files}/export/conanfile.py` });
+    const path = new URL(`${files}/export/conanfile.py`).pathname;
+    await svc.as(reporter).put(path).send('changed').expect(403, { message: '403 Forbidden' });
+    expect((await svc.as(asUser(owner, p)).get(path).buffer(true).expect(200)).body.toString()).toBe('recipe');
+    await svc.as(asUser(user('outsider'), { ...p, access_level: 0 })).post(`${C}/upload_urls`).send({ 'conanfile.py': 1 }).expect(404, { message: '404 Project Not Found' });
+  });
+
   it('DELETE C deletes the whole package (Maintainer), 403 below, 404 when absent', async () => {
     const { who, C, p } = await fresh();
     await svc.as(asUser(user(), { ...p, access_level: AccessLevel.DEVELOPER })).delete(C).expect(403, { message: '403 Forbidden' });
