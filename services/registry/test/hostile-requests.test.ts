@@ -152,7 +152,8 @@ test(`${REQUESTS} hostile requests to every registry route: never a 5xx, never a
 
 test('at instance level a username without `+` names no project, even when it is a user’s namespace: 404 Project Not Found', async () => {
   for (const username of ['fuzzer', 'bystander', 'nobody-at-all']) {
-    for (const auth of [{ Authorization: `Bearer ${jwt}` }, {}]) {
+    const auths: Record<string, string>[] = [{ Authorization: `Bearer ${jwt}` }, {}];
+    for (const auth of auths) {
       const a = await send('GET', `/api/v4/packages/conan/v1/conans/kept/1.0/${username}/stable`, auth);
       expect([username, a.status, JSON.parse(a.body)]).toEqual([username, 404, { message: '404 Project Not Found' }]);
     }
