@@ -173,6 +173,15 @@ interface Verified {
   json: string;
 }
 
+/**
+ * A context no other request carries: one naming an upload body the gateway stored (`transfer.phase
+ * = 'stored'`, a fresh object key each time). Caching it would only push out headers that recur.
+ */
+function oneShot(ctx: RequestContext): boolean {
+  const transfer = (ctx as { transfer?: { phase?: unknown } }).transfer;
+  return transfer?.phase === 'stored';
+}
+
 /** Verifies request contexts with the gateway's public key. Every service holds one. */
 export class ContextVerifier {
   private readonly key: KeyObject;
@@ -231,6 +240,7 @@ export class ContextVerifier {
     }
     if (ctx.v !== 1) throw new ContextError('unknown context version');
     checkRequest(ctx, method, path);
+    if (oneShot(ctx)) return ctx;
     if (this.verified.size >= CONTEXT_CACHE_ENTRIES) this.verified.clear();
     this.verified.set(header, { m: ctx.m, p: ctx.p, exp: ctx.exp, json });
     return ctx;

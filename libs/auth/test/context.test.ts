@@ -160,6 +160,23 @@ describe('verified-header cache', () => {
     expect(again.scopes).toEqual(['api']);
   });
 
+  it('does not keep a header naming a stored upload (no other request carries it), and still verifies it', () => {
+    const verifier = new ContextVerifier(keys.publicKey);
+    const kept = signer.sign(base);
+    verifier.verify(kept, 'GET', base.p);
+    const stored = { ...base, m: 'PUT', transfer: { phase: 'stored', upload: { key: 'uploads/00000000-0000-4000-8000-000000000000', size: 1, md5: 'a', sha1: 'b', sha256: 'c' } } };
+    const h = signer.sign(stored as Parameters<typeof signer.sign>[0]);
+    expect(verifier.verify(h, 'PUT', base.p)).toMatchObject({ transfer: stored.transfer });
+    expect(verifier.cachedHeaders).toBe(1);
+    const [payload, sig] = h.split('.');
+    const swapped = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    swapped.transfer.upload.key = 'uploads/11111111-1111-4111-8111-111111111111';
+    expect(() => verifier.verify(`${Buffer.from(JSON.stringify(swapped)).toString('base64url')}.${sig}`, 'PUT', base.p)).toThrow('bad signature');
+    // an authorisation context may recur (the same upload tried again): it is kept
+    verifier.verify(signer.sign({ ...base, m: 'PUT', transfer: { phase: 'authorize', declared: 10 } } as Parameters<typeof signer.sign>[0]), 'PUT', base.p);
+    expect(verifier.cachedHeaders).toBe(2);
+  });
+
   it(`keeps at most ${CONTEXT_CACHE_ENTRIES} headers`, () => {
     const verifier = new ContextVerifier(keys.publicKey);
     for (let i = 0; i <= CONTEXT_CACHE_ENTRIES + 10; i++) {
