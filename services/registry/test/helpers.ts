@@ -13,6 +13,21 @@ export function startRegistry(env: Record<string, string> = {}): Promise<Registr
   return startService(registryService, { env: { CONAN_JWT_SECRET: 'test-conan-secret', ...env } });
 }
 
+/**
+ * Starts a registry (extra env as given) before the tests of the file or block it is called in, hands
+ * it to `use`, and stops it after them.
+ */
+export function registryForTests(use: (svc: Registry) => void, env: Record<string, string> = {}): void {
+  let svc: Registry | undefined;
+  beforeAll(async () => {
+    svc = await startRegistry(env);
+    use(svc);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+}
+
 let nextProject = 5000;
 /** A project scope with the caller's access level. */
 export function project(visibility: Visibility, access = 0, id = nextProject++, path = `group/project-${id}`): ProjectScope {

@@ -1,14 +1,9 @@
 import { AccessLevel, type Actor, type ProjectScope, type Visibility } from '@anvil/auth';
 import type { As } from '@anvil/testing';
-import { asUser, project, recipePath, RREV, RREV2, seedV2, startRegistry, user, usernameOf, v1i, v1p, v2, type Registry } from '../helpers';
+import { asUser, project, recipePath, RREV, RREV2, seedV2, user, usernameOf, v1i, v1p, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 interface Actorish {
   name: string;

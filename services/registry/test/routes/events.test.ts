@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AccessLevel } from '@anvil/auth';
 import type { EventEnvelope } from '@anvil/events';
-import { asUser, project, recipePath, RREV, RREV2, seedV2, startRegistry, user, usernameOf, v1p, v2, type Registry } from '../helpers';
+import { asUser, project, recipePath, RREV, RREV2, seedV2, user, usernameOf, v1p, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const owner = user('owner');
 const outbox = async (projectId: number) =>

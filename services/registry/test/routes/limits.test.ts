@@ -1,5 +1,5 @@
 import { AccessLevel, type ProjectScope } from '@anvil/auth';
-import { asUser, PKG_ID, PREV, PREV2, project, recipePath, RREV, RREV2, seedV2, startRegistry, user, v2, type Registry } from '../helpers';
+import { asUser, PKG_ID, PREV, PREV2, project, recipePath, RREV, RREV2, seedV2, user, v2, registryForTests, type Registry } from '../helpers';
 
 /**
  * GitLab's limits on the v2 routes: a delete that would remove more than 1000 files is refused with
@@ -7,12 +7,7 @@ import { asUser, PKG_ID, PREV, PREV2, project, recipePath, RREV, RREV2, seedV2, 
  * `If-Unmodified-Since`. Rows beyond what a test can upload in reasonable time are inserted directly.
  */
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const owner = user('owner');
 const setup = async () => {

@@ -1,13 +1,8 @@
 import { AccessLevel } from '@anvil/auth';
-import { asUser, PKG_ID, project, RREV, startRegistry, user, usernameOf, v1i, v1p, v2, type Registry } from '../helpers';
+import { asUser, PKG_ID, project, RREV, user, usernameOf, v1i, v1p, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const p = project('public', AccessLevel.MAINTAINER, 4242, 'group/proj');
 const who = asUser(user('m'), p);

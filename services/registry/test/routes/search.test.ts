@@ -1,13 +1,8 @@
 import { AccessLevel, type ProjectScope } from '@anvil/auth';
-import { anon, asUser, project, startRegistry, user, usernameOf, v1p, v2, type Registry } from '../helpers';
+import { anon, asUser, project, user, usernameOf, v1p, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const owner = user('owner');
 async function upload(p: ProjectScope, name: string, version: string, channel = 'stable') {

@@ -1,18 +1,13 @@
 import { Readable } from 'node:stream';
 import { AccessLevel, newUploadKey, SEND_FILE_HEADER, REUSABLE_ANSWER_HEADER } from '@anvil/auth';
-import { asUser, md5, project, recipePath, RREV, startRegistry, user, v2, type Registry } from '../helpers';
+import { asUser, md5, project, recipePath, RREV, user, v2, registryForTests, type Registry } from '../helpers';
 
 /**
  * The registry's side of accelerated transfers, with contexts signed as the gateway signs them: the
  * pre-authorisation, the stored upload (with and without a reservation), and send-file answers.
  */
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry({ CONAN_MAX_FILE_SIZE: '1M' });
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s), { CONAN_MAX_FILE_SIZE: '1M' });
 
 const stored = async (data: Buffer) => {
   const key = newUploadKey();

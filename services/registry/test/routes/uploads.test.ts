@@ -3,15 +3,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { AccessLevel, CONTEXT_HEADER } from '@anvil/auth';
 import { signFor } from '@anvil/testing';
-import { asUser, md5, project, rawPut, recipePath, RREV, sha1, sha256, startRegistry, user, v2, type Registry } from '../helpers';
+import { asUser, md5, project, rawPut, recipePath, RREV, sha1, sha256, user, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry({ CONAN_MAX_FILE_SIZE: '1K' });
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s), { CONAN_MAX_FILE_SIZE: '1K' });
 
 const dev = user('dev');
 const setup = () => {

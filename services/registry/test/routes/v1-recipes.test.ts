@@ -1,13 +1,8 @@
 import { AccessLevel, type ProjectScope } from '@anvil/auth';
-import { anon, asUser, md5, PKG_ID, project, RREV, seedV2, startRegistry, user, usernameOf, v1i, v1p, type Registry } from '../helpers';
+import { anon, asUser, md5, PKG_ID, project, RREV, seedV2, user, usernameOf, v1i, v1p, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const owner = user('owner');
 const BASE = 'http://127.0.0.1:8080';

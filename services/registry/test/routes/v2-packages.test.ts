@@ -1,13 +1,8 @@
 import { AccessLevel } from '@anvil/auth';
-import { anon, asUser, PKG_ID, PREV, PREV2, project, recipePath, RREV, RREV2, seedV2, startRegistry, user, v2, type Registry } from '../helpers';
+import { anon, asUser, PKG_ID, PREV, PREV2, project, recipePath, RREV, RREV2, seedV2, user, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
-beforeAll(async () => {
-  svc = await startRegistry();
-});
-afterAll(async () => {
-  await svc?.stop();
-});
+registryForTests((s) => (svc = s));
 
 const owner = user('owner');
 const setup = async (visibility: 'public' | 'private' = 'private') => {
