@@ -18,18 +18,16 @@ const setup = async () => {
   return { p, who, R, PR: `${R}/revisions/${RREV}/packages/${PKG_ID}` };
 };
 
-/** The stored row of one of the seeded package files of `p`. */
-async function seededPackageFile(p: ProjectScope, rrev = RREV) {
-  return svc.deps.db('conan_files as f').join('conan_recipe_revisions as r', 'r.id', 'f.recipe_revision_id').where({ 'f.project_id': p.id, 'f.file_name': 'conan_package.tgz', 'r.revision': rrev }).select('f.*').first();
+/** The columns a file record copies from the first seeded package file of `p` (revision RREV: its slot, its digests). */
+async function seededPackageFile(p: ProjectScope) {
+  const columns = ['package_id', 'project_id', 'file_type', 'recipe_revision_id', 'package_reference_id', 'package_revision_id', 'file_store', 'size', 'file_md5', 'file_sha1', 'file_sha256'];
+  return svc.deps.db('conan_files').where({ project_id: p.id, file_name: 'conan_package.tgz' }).orderBy('id').first(columns);
 }
 
 /** Adds `n` file records (no objects) to the package revision the seeded package file is in. */
-async function addFiles(p: ProjectScope, n: number, rrev = RREV): Promise<void> {
-  const { id, created_at, updated_at, ...row } = await seededPackageFile(p, rrev);
-  void id;
-  void created_at;
-  void updated_at;
-  const rows = Array.from({ length: n }, (_, i) => ({ ...row, file_name: `extra-${i}.bin`, storage_key: `conan/test-only/${p.id}/${rrev}/${i}` }));
+async function addFiles(p: ProjectScope, n: number): Promise<void> {
+  const row = await seededPackageFile(p);
+  const rows = Array.from({ length: n }, (_, i) => ({ ...row, file_name: `extra-${i}.bin`, storage_key: `conan/test-only/${p.id}/${i}` }));
   await svc.deps.db.batchInsert('conan_files', rows, 500);
 }
 
