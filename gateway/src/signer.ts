@@ -34,7 +34,7 @@ export class GatewaySigner {
   sign(ctx: UnsignedContext): string {
     const now = Date.now();
     const json = contextPayloadJson(ctx, now);
-    const cached = this.cache.get(json, now);
+    const cached = this.cache.get(ctx, json, now);
     if (cached) return cached;
     const payload = Buffer.from(json).toString('base64url');
     const message = Buffer.from(payload, 'latin1');
@@ -46,7 +46,12 @@ export class GatewaySigner {
       signature = sign(null, message, this.key);
     }
     const header = `${payload}.${signature.toString('base64url')}`;
-    this.cache.set(json, header);
+    this.cache.set(ctx, json, header);
     return header;
+  }
+
+  /** How many signed headers are kept (for tests). */
+  get cachedHeaders(): number {
+    return this.cache.size;
   }
 }

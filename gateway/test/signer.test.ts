@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { CONTEXT_EXP_BUCKET_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, generateContextKeys } from '@anvil/auth';
+import { CONTEXT_EXP_BUCKET_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, generateContextKeys, type TransferFields, type UnsignedContext } from '@anvil/auth';
 import { actor, projectScope } from '@anvil/testing';
 import { GatewaySigner } from '../src/signer';
 
@@ -44,6 +44,24 @@ describe('GatewaySigner', () => {
     expect(JSON.parse(Buffer.from(header.split('.')[0], 'base64url').toString())).not.toHaveProperty('rid');
     expect(signer.sign({ ...ctx, rid: 'r-2', exp })).toBe(header);
     expect(new GatewaySigner(keys.privateKey).sign({ ...ctx, rid: 'r-3', exp })).toBe(header);
+  });
+
+  test('keeps no header naming a stored upload (no other request carries it), and signs it all the same', () => {
+    for (const signer of [new GatewaySigner(keys.privateKey), new ContextSigner(keys.privateKey)]) {
+      const exp = Date.now() + 30_000;
+      signer.sign({ ...ctx, exp });
+      expect(signer.cachedHeaders).toBe(1);
+      const upload = { key: 'uploads/00000000-0000-4000-8000-000000000000', size: 1, md5: 'a', sha1: 'b', sha256: 'c' };
+      const stored: UnsignedContext & TransferFields = { ...ctx, m: 'PUT', exp, transfer: { phase: 'stored', upload } };
+      const header = signer.sign(stored);
+      expect(signer.cachedHeaders).toBe(1);
+      expect(signer.sign(stored)).toBe(header);
+      expect(new ContextVerifier(keys.publicKey).verify(header, 'PUT', ctx.p)).toMatchObject({ transfer: { phase: 'stored', upload } });
+      // an authorisation context may recur (the same upload tried again): it is kept
+      const authorize: UnsignedContext & TransferFields = { ...ctx, m: 'PUT', exp, transfer: { phase: 'authorize', declared: 10 } };
+      signer.sign(authorize);
+      expect(signer.cachedHeaders).toBe(2);
+    }
   });
 
   test('a cached header is never given for a different context', () => {

@@ -118,6 +118,17 @@ export function contextPayloadJson(ctx: UnsignedContext, now: number): string {
 }
 
 /**
+ * A context no other request carries: one naming an upload body the gateway stored (`transfer.phase
+ * = 'stored'`, a fresh object key each time). Caching it, signed or verified, would only push out
+ * headers that recur, and keep each one alive until its bucket ends: long enough to be promoted to
+ * V8's old generation, where a few KB per upload pile up until a major collection.
+ */
+function oneShot(ctx: UnsignedContext | RequestContext): boolean {
+  const transfer = (ctx as { transfer?: { phase?: unknown } }).transfer;
+  return transfer?.phase === 'stored';
+}
+
+/**
  * Header values by the exact payload JSON they sign, so an identical context is signed once. Holds at
  * most CONTEXT_CACHE_ENTRIES, and only for the current expiry bucket (a new bucket means new payloads).
  * Ed25519 signatures are deterministic: a cached value is the value signing again would give.
@@ -126,8 +137,9 @@ export class SignedContextCache {
   private readonly headers = new Map<string, string>();
   private bucket = -1;
 
-  /** The header signed earlier for `json` in the bucket of `now`, if any. */
-  get(json: string, now: number): string | undefined {
+  /** The header signed earlier for `json` (the payload of `ctx`) in the bucket of `now`, if any. */
+  get(ctx: UnsignedContext, json: string, now: number): string | undefined {
+    if (oneShot(ctx)) return undefined;
     const bucket = Math.floor(now / CONTEXT_EXP_BUCKET_MS);
     if (bucket !== this.bucket) {
       this.headers.clear();
@@ -136,9 +148,15 @@ export class SignedContextCache {
     return this.headers.get(json);
   }
 
-  set(json: string, header: string): void {
+  set(ctx: UnsignedContext, json: string, header: string): void {
+    if (oneShot(ctx)) return;
     if (this.headers.size >= CONTEXT_CACHE_ENTRIES) this.headers.clear();
     this.headers.set(json, header);
+  }
+
+  /** How many signed headers are kept (for tests). */
+  get size(): number {
+    return this.headers.size;
   }
 }
 
@@ -154,12 +172,17 @@ export class ContextSigner {
   sign(ctx: UnsignedContext): string {
     const now = Date.now();
     const json = contextPayloadJson(ctx, now);
-    const cached = this.cache.get(json, now);
+    const cached = this.cache.get(ctx, json, now);
     if (cached) return cached;
     const payload = b64u(json);
     const header = `${payload}.${b64u(sign(null, Buffer.from(payload), this.key))}`;
-    this.cache.set(json, header);
+    this.cache.set(ctx, json, header);
     return header;
+  }
+
+  /** How many signed headers are kept (for tests). */
+  get cachedHeaders(): number {
+    return this.cache.size;
   }
 }
 
@@ -171,15 +194,6 @@ interface Verified {
   p: string;
   exp: number;
   json: string;
-}
-
-/**
- * A context no other request carries: one naming an upload body the gateway stored (`transfer.phase
- * = 'stored'`, a fresh object key each time). Caching it would only push out headers that recur.
- */
-function oneShot(ctx: RequestContext): boolean {
-  const transfer = (ctx as { transfer?: { phase?: unknown } }).transfer;
-  return transfer?.phase === 'stored';
 }
 
 /** Verifies request contexts with the gateway's public key. Every service holds one. */
