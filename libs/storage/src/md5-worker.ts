@@ -83,6 +83,12 @@ function lost(e: Error): void {
   waiting.clear();
 }
 
+/** Stops waiting for a job's answer: the worker holds the process open only while some job waits. */
+function forget(id: number): void {
+  waiting.delete(id);
+  if (waiting.size === 0) worker?.unref();
+}
+
 function shared(): Worker {
   if (worker) return worker;
   // A small heap: the worker only holds hash states and the batches it is handed back.
@@ -93,13 +99,13 @@ function shared(): Worker {
     const waiter = waiting.get(m.id);
     if (!waiter) return;
     if (m.ack) return waiter.acks();
-    waiting.delete(m.id);
+    forget(m.id);
     if (m.hex !== undefined) waiter.done(m.hex);
     else waiter.fail(new Error(m.dropped ? 'digest abandoned' : `could not write the body: ${m.error}`));
   });
   w.on('error', (e) => worker === w && lost(e));
   w.on('exit', (code) => worker === w && lost(new Error(`the MD5 worker exited (${code})`)));
-  // last: a listener added after it would hold the process open
+  // last: a listener added after it would hold the process open (a job waiting refs it again)
   w.unref();
   return w;
 }
@@ -140,6 +146,8 @@ export class OffloadedMd5 {
   }
 
   private register(): void {
+    // a job waiting for the worker keeps the process alive, as a pending read or write would
+    if (waiting.size === 0) shared().ref();
     waiting.set(this.id, {
       acks: () => {
         this.inFlight--;
@@ -215,7 +223,7 @@ export class OffloadedMd5 {
   abandon(): Promise<void> {
     this.held = [];
     if (!this.sentAny || this.settled) {
-      waiting.delete(this.id);
+      forget(this.id);
       return Promise.resolve();
     }
     shared().postMessage({ id: this.id, drop: true });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -129,6 +130,19 @@ describe('receiveFile', () => {
       await expect(r.done).rejects.toMatchObject({ code: 'EEXIST' });
     }
     expect(fs.readFileSync(file, 'utf8')).toBe('kept');
+  });
+});
+
+describe('OffloadedMd5 in a process with nothing else to wait for', () => {
+  it('holds the process open until its digest is answered, then lets it exit', () => {
+    const script = [
+      "const { OffloadedMd5 } = require('./src/md5-worker');",
+      'const m = new OffloadedMd5();',
+      'm.update(Buffer.alloc(1 << 20, 7));',
+      'm.digest().then((hex) => process.stdout.write(hex));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: path.resolve(__dirname, '..'), encoding: 'utf8', timeout: 30_000 });
+    expect(out).toBe(hex('md5', Buffer.alloc(1 << 20, 7)));
   });
 });
 
