@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { type Digests, FileTooLargeError, INLINE_MD5_MAX } from './digest';
+import { EarlyFlush } from './local-early-flush';
 import { OffloadedMd5 } from './md5-worker';
 
 /** A body being received into a file: its outcome, and control while it flows. */
@@ -46,8 +47,11 @@ function writeAll(fd: number, chunks: Buffer[]): void {
  * system calls once complete. A larger one (or one of unknown size) is hashed with SHA-1 and SHA-256
  * here while the MD5 worker hashes and writes it in 256 KiB batches at their offsets; reading pauses
  * while the worker is a few batches behind, so memory stays bounded whatever the size.
+ *
+ * With `flushEvery`, such a body's bytes are also flushed to the disk as they arrive (see
+ * `EarlyFlush`); `done` then waits for the last flush started, and fails when any failed.
  */
-export function receiveFile(file: string, body: Readable, opts: { limit: number; expectedSize: number | null }): Receipt {
+export function receiveFile(file: string, body: Readable, opts: { limit: number; expectedSize: number | null; flushEvery?: number }): Receipt {
   const small = opts.expectedSize !== null && opts.expectedSize <= INLINE_MD5_MAX;
   const sha1 = createHash('sha1');
   const sha256 = createHash('sha256');
@@ -60,6 +64,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
   /** Whether this receipt created the file (only then is it removed on failure). */
   let created = false;
   let md5: OffloadedMd5 | null = null;
+  let early: EarlyFlush | null = null;
   let settle!: { resolve: (d: Digests) => void; reject: (e: unknown) => void };
   const done = new Promise<Digests>((resolve, reject) => (settle = { resolve, reject }));
 
@@ -81,7 +86,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
     detach();
     body.pause();
     // the worker may still hold batches for the descriptor: it is closed only once they are done
-    void (md5?.abandon() ?? Promise.resolve())
+    void Promise.all([md5?.abandon(), early?.settled()])
       .then(() => {
         closeFile();
         if (created) fs.rmSync(file, { force: true });
@@ -99,6 +104,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
       held.push(chunk);
       return;
     }
+    early?.received(bytes);
     const pending = md5!.update(chunk);
     if (md5!.failed) return fail(md5!.failed);
     if (!pending) return;
@@ -121,7 +127,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
         created = true;
         writeAll(fd, held);
         md5Hex = Promise.resolve(md5Inline.digest('hex'));
-      } else md5Hex = md5!.digest();
+      } else md5Hex = early ? md5!.digest().then(async (hex) => (await early!.outcome(), hex)) : md5!.digest();
     } catch (e) {
       return fail(e);
     }
@@ -148,6 +154,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
       fd = openNew(file);
       created = true;
       md5 = new OffloadedMd5(fd);
+      if (opts.flushEvery) early = new EarlyFlush(fd, opts.flushEvery, (e) => fail(e));
     }
   } catch (e) {
     body.pause();

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { InvalidKeyError, TEMP_DIR, compareKeys, validateKey, validatePrefix } from './keys';
+import { EARLY_FLUSH_EVERY } from './local-early-flush';
 import { type Receipt, receiveFile } from './local-receive';
 import { syncPlaced } from './local-sync';
 import { sweepTempDir } from './local-temp';
@@ -128,10 +129,11 @@ export class LocalStorage implements Storage {
    * Receives `body` as the new object `key` (a fresh key nobody reads yet: written in place), measuring
    * its size and digests on the way; see `receiveFile`. Fails when the object exists. The object is
    * complete when `done` resolves but not synced: it is meant to be moved into place (an upload body
-   * the gateway stores), and the move makes it durable.
+   * the gateway stores), and the move makes it durable. With fsync, a large body is flushed as it
+   * arrives (`EarlyFlush`), so the move's flush has only its tail left.
    */
   receive(key: string, body: Readable, opts: { limit: number; expectedSize: number | null }): Receipt {
-    return receiveFile(this.localPath(key), body, opts);
+    return receiveFile(this.localPath(key), body, { ...opts, flushEvery: this.fsync ? EARLY_FLUSH_EVERY : undefined });
   }
 
   async get(key: string): Promise<Readable | null> {

@@ -32,9 +32,15 @@ async function main(): Promise<void> {
   await receipt.done;
   mark('move');
   await storage.move('uploads/u1', 'a/b/e.bin');
+  mark('receive-large');
+  const large = Array.from({ length: 192 }, () => bytes(65_536, 5)); // 12 MiB, three early-flush steps
+  const big = storage.receive('uploads/u2', Readable.from(large), { limit: 1 << 30, expectedSize: 192 * 65_536 });
+  await big.done;
+  mark('move-large');
+  await storage.move('uploads/u2', 'a/b/f.bin');
   mark('end');
   const out: Record<string, number[]> = {};
-  for (const key of ['a/b/c.bin', 'a/b/d.bin', 'x/y.bin', 'a/b/e.bin']) {
+  for (const key of ['a/b/c.bin', 'a/b/d.bin', 'x/y.bin', 'a/b/e.bin', 'a/b/f.bin']) {
     const data = fs.readFileSync(storage.localPath(key));
     out[key] = [data.length, data[0]];
   }

@@ -103,7 +103,7 @@ describe('LocalStorage durability (traced system calls)', () => {
   }, 90_000);
 
   it('stores every object whole', () => {
-    expect(traced.read).toEqual({ 'a/b/c.bin': [3000, 1], 'a/b/d.bin': [70_000, 2], 'x/y.bin': [10, 3], 'a/b/e.bin': [5000, 4] });
+    expect(traced.read).toEqual({ 'a/b/c.bin': [3000, 1], 'a/b/d.bin': [70_000, 2], 'x/y.bin': [10, 3], 'a/b/e.bin': [5000, 4], 'a/b/f.bin': [12 << 20, 5] });
   });
 
   it('a put into new directories flushes the bytes before the rename, then the new names up to the first existing directory', () => {
@@ -124,6 +124,15 @@ describe('LocalStorage durability (traced system calls)', () => {
   it('a move flushes the bytes it carries (a received body is not synced) and its new name', () => {
     const { root, ops } = traced;
     expect(placed(ops.move, `${root}/a/b/e.bin`)).toEqual({ renamed: true, bytesFlushed: true, dirsSynced: [`${root}/a/b`] });
+  });
+
+  it('a large body is flushed while it is received, and its move still flushes the tail and the new name', () => {
+    const { root, ops } = traced;
+    const early = ops['receive-large'].filter((o) => o.kind === 'datasync' && o.path === `${root}/uploads/u2`);
+    expect(early.length).toBeGreaterThanOrEqual(1);
+    // a small body is left to the move
+    expect(ops.receive).toEqual([]);
+    expect(placed(ops['move-large'], `${root}/a/b/f.bin`)).toEqual({ renamed: true, bytesFlushed: true, dirsSynced: [`${root}/a/b`] });
   });
 
   it('with fsync off nothing is flushed, and every object is still stored whole', () => {
