@@ -127,7 +127,13 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
         created = true;
         writeAll(fd, held);
         md5Hex = Promise.resolve(md5Inline.digest('hex'));
-      } else md5Hex = early ? md5!.digest().then(async (hex) => (await early!.outcome(), hex)) : md5!.digest();
+      } else {
+        // with early flushes, the body counts as received only once the last one is done and none failed
+        md5Hex = md5!.digest().then(async (hex) => {
+          await early?.outcome();
+          return hex;
+        });
+      }
     } catch (e) {
       return fail(e);
     }
@@ -139,7 +145,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
         settle.resolve({ size: bytes, md5: hex, sha1: sha1.digest('hex'), sha256: sha256.digest('hex') });
       },
       (e: unknown) => {
-        // fail() waits for nothing more: the worker answered (or is gone)
+        // fail() waits for nothing more: the worker answered (or is gone), and no early flush runs
         md5 = null;
         fail(e);
       },

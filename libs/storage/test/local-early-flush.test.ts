@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe('EarlyFlush', () => {
-  it('flushes a file each step of bytes, and its outcome succeeds', async () => {
+  it('flushing a regular file step by step reports no error, and its outcome succeeds', async () => {
     const fd = fs.openSync(path.join(dir, 'f'), 'w');
     fds.push(fd);
     const errors: unknown[] = [];
