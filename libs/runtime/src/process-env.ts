@@ -3,7 +3,7 @@
  * the Dockerfile sets the same (`deploy/test` checks it) and `libs/testing`'s fleet spawns with them.
  *
  * - `MALLOC_ARENA_MAX`: glibc otherwise keeps up to eight malloc arenas per core for the threads
- *   that touch file and socket buffers (libuv's pool, the MD5 worker), each holding freed memory;
+ *   that touch file and socket buffers (libuv's pool, the MD5 workers), each holding freed memory;
  *   the gateway, which moves every file's bytes, gets one (peak RSS 133–141 MB at 100 MB–1 GB
  *   instead of 135–151 with two, same throughput), the services two.
  * - `--max-semi-space-size` (MiB): V8's young generation stays small, so the short-lived buffers of

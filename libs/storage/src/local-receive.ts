@@ -45,8 +45,9 @@ function writeAll(fd: number, chunks: Buffer[]): void {
  *
  * A body declared at most INLINE_MD5_MAX bytes is hashed on this thread and written with three
  * system calls once complete. A larger one (or one of unknown size) is hashed with SHA-1 and SHA-256
- * here while the MD5 worker hashes and writes it in 256 KiB batches at their offsets; reading pauses
- * while the worker is a few batches behind, so memory stays bounded whatever the size.
+ * here while one worker thread hashes it with MD5 in 256 KiB batches and another writes each hashed
+ * batch at its offset (`md5-worker.ts`); reading pauses while they are a few batches behind, so memory
+ * stays bounded whatever the size.
  *
  * With `flushEvery`, such a body's bytes are also flushed to the disk as they arrive (see
  * `EarlyFlush`); `done` then waits for the last flush started, and fails when any failed.
@@ -85,7 +86,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
     finished = true;
     detach();
     body.pause();
-    // the worker may still hold batches for the descriptor: it is closed only once they are done
+    // the workers may still hold batches for the descriptor: it is closed only once they are done
     void Promise.all([md5?.abandon(), early?.settled()])
       .then(() => {
         closeFile();
@@ -145,7 +146,7 @@ export function receiveFile(file: string, body: Readable, opts: { limit: number;
         settle.resolve({ size: bytes, md5: hex, sha1: sha1.digest('hex'), sha256: sha256.digest('hex') });
       },
       (e: unknown) => {
-        // fail() waits for nothing more: the worker answered (or is gone), and no early flush runs
+        // fail() waits for nothing more: the workers answered (or are stopped), and no early flush runs
         md5 = null;
         fail(e);
       },

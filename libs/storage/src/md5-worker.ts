@@ -1,56 +1,30 @@
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { HASHER_SOURCE, WRITER_SOURCE } from './md5-worker-source';
 
 /**
  * MD5 on a worker thread: the slowest of the three digests runs beside SHA-1 and SHA-256 on the main
  * thread instead of after them. Bytes go over in 256 KiB batches whose buffers are transferred, not
  * copied, and come back with the acknowledgement to be filled again; at most `MAX_IN_FLIGHT`
  * batches are out, so memory stays bounded and nothing is allocated per batch. Given a file
- * descriptor, the worker also writes each batch at its offset (`pwrite`), so a received body reaches
- * the disk without a trip through libuv's thread pool per chunk.
- *
- * The worker handles a job's messages in order: once it answered a job's end or drop, it has written
- * everything sent before, so the descriptor may be closed.
+ * descriptor, a second worker writes each hashed batch at its offset (`pwrite`) before it comes
+ * back, so a received body reaches the disk without a trip through libuv's thread pool per chunk,
+ * and without the writing waiting behind the hashing (`md5-worker-source.ts`).
  */
-const SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { writeSync } = require('node:fs');
-const jobs = new Map();
-function write(job, bytes, pos) {
-  let off = 0;
-  while (off < bytes.length) off += writeSync(job.fd, bytes, off, bytes.length - off, pos + off);
-}
-parentPort.on('message', (m) => {
-  let job = jobs.get(m.id);
-  if (!job) jobs.set(m.id, (job = { hash: createHash('md5'), fd: m.fd, error: null }));
-  if (m.data && !job.error) {
-    const bytes = new Uint8Array(m.data, 0, m.len);
-    job.hash.update(bytes);
-    if (job.fd !== undefined && m.len > 0) {
-      try {
-        write(job, bytes, m.pos);
-      } catch (e) {
-        job.error = (e && e.code) || String(e);
-      }
-    }
-  }
-  if (m.end || m.drop) {
-    jobs.delete(m.id);
-    if (m.drop) parentPort.postMessage({ id: m.id, dropped: true, data: m.data }, m.data ? [m.data] : []);
-    else if (job.error) parentPort.postMessage({ id: m.id, error: job.error });
-    else parentPort.postMessage({ id: m.id, hex: job.hash.digest('hex') });
-  } else {
-    parentPort.postMessage({ id: m.id, ack: true, data: m.data }, [m.data]);
-  }
-});
-`;
 
-/** Batch size of the bytes sent to the worker. */
+/** Batch size of the bytes sent to the workers. */
 export const MD5_BATCH = 256 * 1024;
 const MAX_IN_FLIGHT = 8;
 
+/** The hasher and the writer: started together, and replaced together when either is lost. */
+interface Pair {
+  hasher: Worker;
+  writer: Worker;
+}
+
 interface Waiter {
+  /** The workers the job's batches go to. */
+  pair: Pair;
   acks: () => void;
   done: (hex: string) => void;
   fail: (e: Error) => void;
@@ -65,10 +39,10 @@ interface Reply {
   data?: ArrayBuffer;
 }
 
-let worker: Worker | null = null;
+let workers: Pair | null = null;
 let nextId = 1;
 const waiting = new Map<number, Waiter>();
-/** Batch buffers handed back by the worker, reused by any digest. */
+/** Batch buffers handed back by the workers, reused by any digest. */
 const spare: ArrayBuffer[] = [];
 
 function batchBuffer(): Buffer {
@@ -76,45 +50,68 @@ function batchBuffer(): Buffer {
   return b ? Buffer.from(b) : Buffer.allocUnsafeSlow(MD5_BATCH);
 }
 
-/** Every job still waiting fails: the worker is gone (and a new one is started for the next). */
-function lost(e: Error): void {
-  worker = null;
-  for (const w of [...waiting.values()]) w.fail(e);
-  waiting.clear();
+/**
+ * A worker is gone: new ones are started for the next job, and every job of these fails once both
+ * are stopped, so that no write of a failed job runs after its owner is told (and closes the
+ * descriptor). Until then its batches go to the stopping workers, which drop them.
+ */
+function lost(pair: Pair, e: Error): void {
+  if (workers !== pair) return;
+  workers = null;
+  void Promise.all([pair.hasher.terminate(), pair.writer.terminate()])
+    .catch(() => undefined)
+    .then(() => {
+      for (const [id, w] of [...waiting]) {
+        if (w.pair !== pair) continue;
+        waiting.delete(id);
+        w.fail(e);
+      }
+    });
 }
 
-/** Stops waiting for a job's answer: the worker holds the process open only while some job waits. */
+/** Stops waiting for a job's answer: the workers hold the process open only while some job waits. */
 function forget(id: number): void {
   waiting.delete(id);
-  if (waiting.size === 0) worker?.unref();
+  if (waiting.size === 0) {
+    workers?.hasher.unref();
+    workers?.writer.unref();
+  }
 }
 
-function shared(): Worker {
-  if (worker) return worker;
-  // A small heap: the worker only holds hash states and the batches it is handed back.
-  const w = new Worker(SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } });
-  worker = w;
-  w.on('message', (m: Reply) => {
-    if (m.data && spare.length < MAX_IN_FLIGHT) spare.push(m.data);
-    const waiter = waiting.get(m.id);
-    if (!waiter) return;
-    if (m.ack) return waiter.acks();
-    forget(m.id);
-    if (m.hex !== undefined) waiter.done(m.hex);
-    else waiter.fail(new Error(m.dropped ? 'digest abandoned' : `could not write the body: ${m.error}`));
-  });
-  w.on('error', (e) => worker === w && lost(e));
-  w.on('exit', (code) => worker === w && lost(new Error(`the MD5 worker exited (${code})`)));
-  // last: a listener added after it would hold the process open (a job waiting refs it again)
-  w.unref();
-  return w;
+function onReply(m: Reply): void {
+  if (m.data && spare.length < MAX_IN_FLIGHT) spare.push(m.data);
+  const waiter = waiting.get(m.id);
+  if (!waiter) return;
+  if (m.ack) return waiter.acks();
+  forget(m.id);
+  if (m.hex !== undefined) waiter.done(m.hex);
+  else waiter.fail(new Error(m.dropped ? 'digest abandoned' : `could not write the body: ${m.error}`));
+}
+
+function shared(): Pair {
+  if (workers) return workers;
+  // Small heaps: the workers only hold hash states and the batches passing through.
+  const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
+  const { port1, port2 } = new MessageChannel();
+  const writer = new Worker(WRITER_SOURCE, { eval: true, resourceLimits, workerData: { hasher: port2 }, transferList: [port2] });
+  const hasher = new Worker(HASHER_SOURCE, { eval: true, resourceLimits, workerData: { writer: port1 }, transferList: [port1] });
+  const pair = { hasher, writer };
+  workers = pair;
+  for (const [name, w] of Object.entries(pair)) {
+    w.on('message', onReply);
+    w.on('error', (e) => lost(pair, e));
+    w.on('exit', (code) => lost(pair, new Error(`the MD5 ${name} exited (${code})`)));
+    // last: a listener added after it would hold the process open (a job waiting refs it again)
+    w.unref();
+  }
+  return pair;
 }
 
 /**
  * An MD5 computed on the shared worker, fed in order. Bytes are held by reference until a whole batch
  * has arrived, so an input smaller than one batch never leaves the calling thread and costs no batch
  * buffer (unless it is to be written); from the first full batch on they are copied into transferred
- * batch buffers. With `fd`, the worker writes the bytes there, from offset 0, as it hashes them.
+ * batch buffers. With `fd`, the bytes are written there from offset 0, each batch once hashed.
  */
 export class OffloadedMd5 {
   private readonly id = nextId++;
@@ -131,6 +128,8 @@ export class OffloadedMd5 {
   private failure: Error | null = null;
   private reject!: (e: Error) => void;
   private settled = false;
+  /** The workers this digest's batches go to, from its first batch on. */
+  private pair: Pair | null = null;
 
   constructor(private readonly fd?: number) {
     this.result = new Promise<string>((resolve, reject) => {
@@ -140,15 +139,18 @@ export class OffloadedMd5 {
     this.result.catch(() => undefined);
   }
 
-  /** Whether the worker failed this digest (a write failed, or the worker died). */
+  /** Whether this digest failed (a write failed, or a worker died). */
   get failed(): Error | null {
     return this.failure;
   }
 
-  private register(): void {
-    // a job waiting for the worker keeps the process alive, as a pending read or write would
-    if (waiting.size === 0) shared().ref();
+  private register(): Pair {
+    const pair = shared();
+    // a job waiting for the workers keeps the process alive, as a pending read or write would
+    pair.hasher.ref();
+    pair.writer.ref();
     waiting.set(this.id, {
+      pair,
       acks: () => {
         this.inFlight--;
         this.wake();
@@ -164,6 +166,7 @@ export class OffloadedMd5 {
         this.wake();
       },
     });
+    return pair;
   }
 
   private wake(): void {
@@ -174,7 +177,7 @@ export class OffloadedMd5 {
     }
   }
 
-  /** Adds bytes; resolves when more may be added (the worker is at most a few batches behind). */
+  /** Adds bytes; resolves when more may be added (the workers are at most a few batches behind). */
   update(chunk: Buffer): Promise<void> | void {
     this.held.push(chunk);
     this.heldBytes += chunk.length;
@@ -184,7 +187,7 @@ export class OffloadedMd5 {
 
   /** Copies `n` held bytes (all of them when fewer) into a batch buffer and posts it. */
   private send(end: boolean, n: number): void {
-    if (!this.sentAny) this.register();
+    this.pair ??= this.register();
     const batch = batchBuffer();
     let used = 0;
     while (used < n && this.held.length) {
@@ -199,7 +202,7 @@ export class OffloadedMd5 {
     const data = batch.buffer as ArrayBuffer;
     const message = this.fd === undefined ? { id: this.id, data, len: used, end } : { id: this.id, data, len: used, end, fd: this.fd, pos: this.position };
     this.position += used;
-    shared().postMessage(message, [data]);
+    this.pair.hasher.postMessage(message, [data]);
     this.sentAny = true;
     if (!end) this.inFlight++;
   }
@@ -217,7 +220,7 @@ export class OffloadedMd5 {
   }
 
   /**
-   * Forgets an abandoned digest. Resolves once the worker can no longer touch the descriptor (it
+   * Forgets an abandoned digest. Resolves once the workers can no longer touch the descriptor (they
    * answered the drop, so every batch sent before is done).
    */
   abandon(): Promise<void> {
@@ -226,10 +229,16 @@ export class OffloadedMd5 {
       forget(this.id);
       return Promise.resolve();
     }
-    shared().postMessage({ id: this.id, drop: true });
+    // workers being stopped fail the job once they are (`lost`): nothing to tell them
+    if (this.pair === workers) this.pair!.hasher.postMessage({ id: this.id, drop: true, fd: this.fd });
     return this.result.then(
       () => undefined,
       () => undefined,
     );
   }
+}
+
+/** Stops the hasher as if it had died (tests): its jobs fail once the writer is stopped too. */
+export async function stopHasher(): Promise<void> {
+  await workers?.hasher.terminate();
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { FileTooLargeError, INLINE_MD5_MAX } from '../src/digest';
 import { receiveFile } from '../src/local-receive';
-import { OffloadedMd5 } from '../src/md5-worker';
+import { OffloadedMd5, stopHasher } from '../src/md5-worker';
 
 const hex = (alg: string, b: Buffer) => createHash(alg).update(b).digest('hex');
 
@@ -38,7 +38,7 @@ describe('receiveFile', () => {
     ['empty, declared', 0, [1], 0],
     ['small, declared (hashed and written on this thread)', 1000, [400], 1000],
     ['at the inline bound', INLINE_MD5_MAX, [65536], INLINE_MD5_MAX],
-    ['over it, declared (the worker hashes and writes)', 3 * (1 << 20) + 17, [65536, 1000, 300_000], 3 * (1 << 20) + 17],
+    ['over it, declared (the workers hash and write)', 3 * (1 << 20) + 17, [65536, 1000, 300_000], 3 * (1 << 20) + 17],
     ['of unknown size (chunked)', 700_000, [65536, 7], null],
     ['empty, of unknown size', 0, [1], null],
   ])('%s: the file holds the bytes, size and digests equal node:crypto', async (_n, size, sizes, expectedSize) => {
@@ -160,5 +160,30 @@ describe('OffloadedMd5 writing to a descriptor', () => {
     const ok = new OffloadedMd5();
     for (const c of chunked(data, [65536])) await ok.update(c);
     expect(await ok.digest()).toBe(hex('md5', data));
+  });
+
+  it('fails the jobs of a lost worker, writes nothing for them once told, and starts new workers for the next', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md5-lost-'));
+    const file = path.join(dir, 'lost');
+    const fd = fs.openSync(file, 'w');
+    try {
+      const lost = new OffloadedMd5(fd);
+      for (const c of chunked(body(1 << 20), [65536])) await lost.update(c);
+      // stopped before the end is sent: the digest can only fail
+      await stopHasher();
+      await expect(lost.digest()).rejects.toThrow(/exited/);
+      await lost.abandon();
+      const size = fs.fstatSync(fd).size;
+      await new Promise((res) => setTimeout(res, 50));
+      // nothing was written after the failure was told
+      expect(fs.fstatSync(fd).size).toBe(size);
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const data = body(900_000);
+    const next = new OffloadedMd5();
+    for (const c of chunked(data, [65536])) await next.update(c);
+    expect(await next.digest()).toBe(hex('md5', data));
   });
 });
