@@ -3,6 +3,9 @@
  * CPU seconds each process spent (all threads, from /proc), Postgres's, the machine's kernel time and
  * the wall time, per transfer.
  * Usage: PROFILE_SIZE=1G PROFILE_REPS=2 PROFILE_OP=up npx tsx bench/registry/profile.ts
+ * `PROFILE_SLOTS=new` uploads each file to a file slot of its own (a new recipe revision) instead of
+ * replacing one file again and again: nothing is freed, so the page cache grows into memory the
+ * machine has not used yet, as it does on a server taking new packages.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { ensureFile, SIZES } from './files';
@@ -71,6 +74,11 @@ function postgresPids(): number[] {
   });
 }
 
+/** The file slot of `url` in a recipe revision of its own (the `i`th). */
+function slot(url: string, i: number): string {
+  return url.replace(/\/revisions\/[0-9a-f]+\//, `/revisions/${i.toString(16).padStart(32, '0')}/`);
+}
+
 async function main(): Promise<void> {
   const label = process.env.PROFILE_SIZE ?? '1G';
   const reps = Number(process.env.PROFILE_REPS ?? SIZES[label][1]);
@@ -92,8 +100,9 @@ async function main(): Promise<void> {
     const threads0 = { gateway: threads(groups.gateway()), registry: threads(groups.registry()) };
     const m0 = machine();
     const start = performance.now();
+    const fresh = process.env.PROFILE_SLOTS === 'new';
     for (let i = 0; i < reps; i++) {
-      if (op === 'up') await putFile(t.fileUrl, file, t.headers);
+      if (op === 'up') await putFile(fresh ? slot(t.fileUrl, i) : t.fileUrl, file, t.headers);
       else await getDiscard(t.fileUrl, t.headers);
     }
     const wall = (performance.now() - start) / 1000;
