@@ -108,7 +108,7 @@ function shared(): Pair {
 }
 
 /**
- * An MD5 computed on the shared worker, fed in order. Bytes are held by reference until a whole batch
+ * An MD5 computed on the shared workers, fed in order. Bytes are held by reference until a whole batch
  * has arrived, so an input smaller than one batch never leaves the calling thread and costs no batch
  * buffer (unless it is to be written); from the first full batch on they are copied into transferred
  * batch buffers. With `fd`, the bytes are written there from offset 0, each batch once hashed.
@@ -119,7 +119,6 @@ export class OffloadedMd5 {
   private held: Buffer[] = [];
   private heldBytes = 0;
   private inFlight = 0;
-  private sentAny = false;
   /** Where the next batch goes in the file. */
   private position = 0;
   private resume: (() => void) | null = null;
@@ -128,7 +127,7 @@ export class OffloadedMd5 {
   private failure: Error | null = null;
   private reject!: (e: Error) => void;
   private settled = false;
-  /** The workers this digest's batches go to, from its first batch on. */
+  /** The workers this digest's batches go to, from its first batch on (null: none sent yet). */
   private pair: Pair | null = null;
 
   constructor(private readonly fd?: number) {
@@ -203,13 +202,12 @@ export class OffloadedMd5 {
     const message = this.fd === undefined ? { id: this.id, data, len: used, end } : { id: this.id, data, len: used, end, fd: this.fd, pos: this.position };
     this.position += used;
     this.pair.hasher.postMessage(message, [data]);
-    this.sentAny = true;
     if (!end) this.inFlight++;
   }
 
   /** The hex digest of everything added (written, with a descriptor). */
   digest(): Promise<string> {
-    if (!this.sentAny && this.fd === undefined) {
+    if (!this.pair && this.fd === undefined) {
       const h = createHash('md5');
       for (const c of this.held) h.update(c);
       this.held = [];
@@ -225,12 +223,12 @@ export class OffloadedMd5 {
    */
   abandon(): Promise<void> {
     this.held = [];
-    if (!this.sentAny || this.settled) {
+    if (!this.pair || this.settled) {
       forget(this.id);
       return Promise.resolve();
     }
     // workers being stopped fail the job once they are (`lost`): nothing to tell them
-    if (this.pair === workers) this.pair!.hasher.postMessage({ id: this.id, drop: true, fd: this.fd });
+    if (this.pair === workers) this.pair.hasher.postMessage({ id: this.id, drop: true, fd: this.fd });
     return this.result.then(
       () => undefined,
       () => undefined,
