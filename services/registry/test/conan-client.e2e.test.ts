@@ -5,10 +5,11 @@
  * default /usr/bin/python3). Without them this file holds one test that records their absence.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { projectStoragePrefix } from '../src/packages/storage-keys';
 import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
 
 const run = promisify(execFile);
@@ -59,6 +60,19 @@ class Hello(ConanFile):
         self.cpp_info.libdirs = []
 `;
 
+/** A package whose archive is ~400 KB (random hex): larger than the registry hashes inline, so MD5 goes to the worker. */
+const raceRecipe = (name: string) => `from conan import ConanFile
+from conan.tools.files import save
+import os
+
+class Race(ConanFile):
+    name = "${name}"
+    version = "1.0"
+
+    def package(self):
+        save(self, os.path.join(self.package_folder, "data.bin"), os.urandom(400000).hex())
+`;
+
 if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () => {
   let fleet: MiniFleet;
   let home: string;
@@ -75,9 +89,10 @@ if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () =>
     writeRecipe(home, { 'profiles/default': '[settings]\nos=Linux\narch=x86_64\nbuild_type=Release\n' });
     writeRecipe(work(), { 'conanfile.py': RECIPE2, 'include/hello.h': '#define HELLO 1\n' });
   });
+  const clientHomes: string[] = [];
   afterAll(async () => {
     await fleet?.stop();
-    if (home) rmSync(home, { recursive: true, force: true });
+    for (const h of [home, ...clientHomes]) if (h) rmSync(h, { recursive: true, force: true });
   });
 
   it('adds the project remote, logs in with a personal access token, creates and uploads', async () => {
@@ -117,6 +132,29 @@ if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () =>
     const all = await conan(['list', 'hello/1.0#*', '-r', 'anvil', '--format=json']);
     expect(all).not.toContain(revs[0]);
     expect(all).toContain(revs[revs.length - 1]);
+  });
+
+  it('takes the same packages from four clients at once, each uploading in parallel and forced: one object per file record, and installs pass the integrity check', async () => {
+    const names = ['race-a', 'race-b', 'race-c'];
+    for (const n of names) {
+      writeRecipe(path.join(home, 'race', n), { 'conanfile.py': raceRecipe(n) });
+      await conan(['create', '.'], path.join(home, 'race', n));
+    }
+    for (let i = 1; i <= 4; i++) {
+      // the same cache and the same login, as four CI jobs holding the same build would have
+      clientHomes.push(`${home}-client${i}`);
+      cpSync(home, clientHomes[i - 1], { recursive: true });
+    }
+    const outs = await Promise.all(clientHomes.map((h) => conanCli(CONAN2!, h)(['upload', 'race-*', '-r', 'anvil', '-c', '--force', '-cc', 'core.upload:parallel=4'])));
+    // each client uploaded every recipe and every package itself
+    for (const out of outs) expect(out.match(/\(Uploaded\)/g)).toHaveLength(2 * names.length);
+    const recorded = await fleet.registry.deps.db('conan_files').where({ project_id: who.projectId }).pluck('storage_key');
+    const stored: string[] = [];
+    for await (const o of fleet.registry.deps.storage.list(projectStoragePrefix(who.projectId))) stored.push(o.key);
+    expect(stored.sort()).toEqual([...recorded].sort());
+    await conan(['remove', 'race-*', '-c']);
+    for (const n of names) expect(await conan(['install', '--requires', `${n}/1.0`, '-r', 'anvil'])).toMatch(new RegExp(`${n}/1.0#[0-9a-f]{32} - Downloaded \\(anvil\\)`));
+    expect(await conan(['cache', 'check-integrity', 'race-*:*'])).toContain('Integrity check: ok');
   });
 });
 
