@@ -78,6 +78,8 @@ if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () =>
   let home: string;
   let conan: ReturnType<typeof conanCli>;
   let who: Awaited<ReturnType<typeof userWithProject>>;
+  /** The homes of the concurrent clients (copies of `home`). */
+  const clientHomes: string[] = [];
   const work = () => path.join(home, 'src');
   jest.setTimeout(300_000);
 
@@ -89,7 +91,6 @@ if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () =>
     writeRecipe(home, { 'profiles/default': '[settings]\nos=Linux\narch=x86_64\nbuild_type=Release\n' });
     writeRecipe(work(), { 'conanfile.py': RECIPE2, 'include/hello.h': '#define HELLO 1\n' });
   });
-  const clientHomes: string[] = [];
   afterAll(async () => {
     await fleet?.stop();
     for (const h of [home, ...clientHomes]) if (h) rmSync(h, { recursive: true, force: true });
@@ -142,8 +143,9 @@ if (CONAN2) describe('Conan 2 client (v2 protocol, project-level remote)', () =>
     }
     for (let i = 1; i <= 4; i++) {
       // the same cache and the same login, as four CI jobs holding the same build would have
-      clientHomes.push(`${home}-client${i}`);
-      cpSync(home, clientHomes[i - 1], { recursive: true });
+      const h = `${home}-client${i}`;
+      clientHomes.push(h);
+      cpSync(home, h, { recursive: true });
     }
     const outs = await Promise.all(clientHomes.map((h) => conanCli(CONAN2!, h)(['upload', 'race-*', '-r', 'anvil', '-c', '--force', '-cc', 'core.upload:parallel=4'])));
     // each client uploaded every recipe and every package itself
