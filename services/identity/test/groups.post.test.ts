@@ -45,7 +45,11 @@ describe('POST /groups', () => {
 
     it('refuses a user who may not create groups', async () => {
       const me = await makeUser(svc, { can_create_group: false });
-      await svc.as({ user: me }).post('/api/v4/groups').send({ name: 'x', path: unique('no') }).expect(403);
+      const path = unique('no');
+      const res = await svc.as({ user: me }).post('/api/v4/groups').send({ name: 'x', path }).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const root = await rootActor(svc);
+      expect((await svc.as({ user: root }).get(`/api/v4/groups?search=${path}`).expect(200)).body).toEqual([]);
     });
   });
 
@@ -83,8 +87,11 @@ describe('POST /groups', () => {
       const root = await rootActor(svc);
       const a = await makeGroup(svc, root);
       const b = await makeGroup(svc, root);
-      await svc.as({ user: root }).post('/api/v4/groups').send({ name: 'same', path: 'same', parent_id: a.id }).expect(201);
-      await svc.as({ user: root }).post('/api/v4/groups').send({ name: 'same', path: 'same', parent_id: b.id }).expect(201);
+      const underA = await svc.as({ user: root }).post('/api/v4/groups').send({ name: 'same', path: 'same', parent_id: a.id }).expect(201);
+      const underB = await svc.as({ user: root }).post('/api/v4/groups').send({ name: 'same', path: 'same', parent_id: b.id }).expect(201);
+      expect(underA.body).toMatchObject({ path: 'same', full_path: `${a.full_path}/same`, parent_id: a.id });
+      expect(underB.body).toMatchObject({ path: 'same', full_path: `${b.full_path}/same`, parent_id: b.id });
+      expect(underB.body.id).not.toBe(underA.body.id);
     });
   });
 });

@@ -45,7 +45,11 @@ describe('PUT /groups/:id', () => {
       const maintainer = await makeUser(svc);
       const g = await makeGroup(svc, owner);
       await addMember(svc, 'groups', g.id, maintainer, 40);
-      await (await asOnGroup(svc, maintainer, g.id)).put(`/api/v4/groups/${g.id}`).send({ description: 'x' }).expect(403);
+      const res = await (await asOnGroup(svc, maintainer, g.id)).put(`/api/v4/groups/${g.id}`).send({ description: 'x' }).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const after = await (await asOnGroup(svc, owner, g.id)).get(`/api/v4/groups/${g.id}`).expect(200);
+      expect(after.body.description).toBe('');
+      expect(await events(svc, 'identity.group.updated', { id: g.id })).toEqual([]);
     });
   });
 });
@@ -75,7 +79,11 @@ describe('DELETE /groups/:id', () => {
       const maintainer = await makeUser(svc);
       const g = await makeGroup(svc, owner);
       await addMember(svc, 'groups', g.id, maintainer, 40);
-      await (await asOnGroup(svc, maintainer, g.id)).delete(`/api/v4/groups/${g.id}`).expect(403);
+      const res = await (await asOnGroup(svc, maintainer, g.id)).delete(`/api/v4/groups/${g.id}`).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const after = await (await asOnGroup(svc, owner, g.id)).get(`/api/v4/groups/${g.id}`).expect(200);
+      expect(after.body).toMatchObject({ id: g.id, full_path: g.full_path });
+      expect(await events(svc, 'identity.group.deleted', { id: g.id })).toEqual([]);
     });
   });
 });

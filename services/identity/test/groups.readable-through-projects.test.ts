@@ -77,12 +77,17 @@ describe('GET /groups/:id for a member of a project inside it', () => {
   });
 
   it('grants reading only: updating the group is 403', async () => {
-    await svc.as({ user: projectMember }).put(`/api/v4/groups/${group.id}`).send({ description: 'x' }).expect(403);
+    const res = await svc.as({ user: projectMember }).put(`/api/v4/groups/${group.id}`).send({ description: 'x' }).expect(403);
+    expect(res.body).toEqual({ message: '403 Forbidden' });
+    const after = await (await asOnGroup(svc, owner, group.id)).get(`/api/v4/groups/${group.id}`).expect(200);
+    expect(after.body.description).toBe('');
   });
 
   it('is 404 to an outsider and to a member of an empty subgroup', async () => {
-    await svc.as({ user: outsider }).get(`/api/v4/groups/${group.id}`).expect(404);
-    await svc.as({ user: emptySubgroupMember }).get(`/api/v4/groups/${group.id}`).expect(404);
+    const out = await svc.as({ user: outsider }).get(`/api/v4/groups/${group.id}`).expect(404);
+    expect(out.body).toEqual({ message: '404 Group Not Found' });
+    const emptyMember = await svc.as({ user: emptySubgroupMember }).get(`/api/v4/groups/${group.id}`).expect(404);
+    expect(emptyMember.body).toEqual({ message: '404 Group Not Found' });
   });
 
   it('stops once the project membership expires', async () => {
