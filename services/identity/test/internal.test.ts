@@ -17,8 +17,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 describe('the internal API', () => {
   it('refuses calls without the shared service token', async () => {
-    await svc.raw().post('/internal/v1/tokens/resolve').send({ token: 'x' }).expect(401);
-    await svc.raw().get('/internal/v1/users/lookup?ref=root').set(INTERNAL_TOKEN_HEADER, 'wrong').expect(401);
+    const missing = await svc.raw().post('/internal/v1/tokens/resolve').send({ token: 'x' }).expect(401);
+    expect(missing.body).toEqual({ message: '401 Unauthorized' });
+    const wrong = await svc.raw().get('/internal/v1/users/lookup?ref=root').set(INTERNAL_TOKEN_HEADER, 'wrong').expect(401);
+    expect(wrong.body).toEqual({ message: '401 Unauthorized' });
   });
 });
 
@@ -68,7 +70,8 @@ describe('POST /internal/v1/tokens/resolve', () => {
   });
 
   it('answers 400 without a token', async () => {
-    await internal(svc).post('/v1/tokens/resolve').send({}).expect(400);
+    const res = await internal(svc).post('/v1/tokens/resolve').send({}).expect(400);
+    expect(res.body).toEqual({ error: 'token is missing' });
   });
 });
 
@@ -82,10 +85,11 @@ describe('POST /internal/v1/users/authenticate', () => {
 
   it('refuses a wrong password, an unknown login and a blocked user', async () => {
     const u = await makeUser(svc, { password: 'correct-horse' });
-    await internal(svc).post('/v1/users/authenticate').send({ login: u.username, password: 'wrong-horse' }).expect(401);
-    await internal(svc).post('/v1/users/authenticate').send({ login: unique('nobody'), password: 'x' }).expect(401);
+    const refused = { message: '401 Unauthorized' };
+    expect((await internal(svc).post('/v1/users/authenticate').send({ login: u.username, password: 'wrong-horse' }).expect(401)).body).toEqual(refused);
+    expect((await internal(svc).post('/v1/users/authenticate').send({ login: unique('nobody'), password: 'x' }).expect(401)).body).toEqual(refused);
     await svc.deps.db('users').where({ id: u.id }).update({ state: 'blocked' });
-    await internal(svc).post('/v1/users/authenticate').send({ login: u.username, password: 'correct-horse' }).expect(401);
+    expect((await internal(svc).post('/v1/users/authenticate').send({ login: u.username, password: 'correct-horse' }).expect(401)).body).toEqual(refused);
   });
 });
 

@@ -51,7 +51,10 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
     it('returns 403 for another user', async () => {
       const me = await makeUser(svc);
       const other = await makeUser(svc);
-      await svc.as({ user: me }).post(`/api/v4/users/${other.id}/personal_access_tokens`).send({ name: 'x', scopes: ['api'] }).expect(403);
+      const res = await svc.as({ user: me }).post(`/api/v4/users/${other.id}/personal_access_tokens`).send({ name: 'x', scopes: ['api'] }).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const root = await rootActor(svc);
+      expect((await svc.as({ user: root }).get(`/api/v4/personal_access_tokens?user_id=${other.id}`).expect(200)).body).toEqual([]);
     });
   });
 });
@@ -103,7 +106,8 @@ describe('GET /personal_access_tokens/:id and /self', () => {
 
   it('answers 404 to an administrator for an unknown id', async () => {
     const root = await rootActor(svc);
-    await svc.as({ user: root }).get('/api/v4/personal_access_tokens/999999').expect(404);
+    const res = await svc.as({ user: root }).get('/api/v4/personal_access_tokens/999999').expect(404);
+    expect(res.body).toEqual({ message: '404 Not Found' });
   });
 });
 
@@ -129,8 +133,10 @@ describe('DELETE /personal_access_tokens/:id and /self', () => {
   it('revokes the token the request used through /self', async () => {
     const me = await makeUser(svc);
     const t = (await svc.as({ user: me }).post('/api/v4/user/personal_access_tokens').send({ name: 'a', scopes: ['api'] }).expect(201)).body;
-    await svc.as({ user: me, token_id: t.id }).delete('/api/v4/personal_access_tokens/self').expect(204);
-    await internal(svc).post('/v1/tokens/resolve').send({ token: t.token }).expect(401);
+    const res = await svc.as({ user: me, token_id: t.id }).delete('/api/v4/personal_access_tokens/self').expect(204);
+    expect(res.text).toBe('');
+    expect((await internal(svc).post('/v1/tokens/resolve').send({ token: t.token }).expect(401)).body).toEqual({ error: 'revoked' });
+    expect((await svc.as({ user: me }).get(`/api/v4/personal_access_tokens/${t.id}`).expect(200)).body).toMatchObject({ id: t.id, revoked: true, active: false });
   });
 
   it('writes identity.token.revoked to the outbox with the revocation, and none for a refused one', async () => {

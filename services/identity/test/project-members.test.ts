@@ -52,8 +52,13 @@ describe('POST /projects/:id/members', () => {
       const maintainer = await makeUser(svc);
       const dev = await makeUser(svc);
       await addMember(svc, 'projects', project.id, maintainer, 40);
-      await (await asOnProject(svc, maintainer, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 50 }).expect(403);
-      await (await asOnProject(svc, maintainer, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
+      const refused = await (await asOnProject(svc, maintainer, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 50 }).expect(403);
+      expect(refused.body).toEqual({ message: '403 Forbidden' });
+      const added = await (await asOnProject(svc, maintainer, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
+      expect(added.body).toMatchObject({ id: dev.id, username: dev.username, access_level: 30 });
+      const shown = await (await asOnProject(svc, maintainer, project.id)).get(`/api/v4/projects/${project.id}/members/${dev.id}`).expect(200);
+      expect(shown.body).toMatchObject({ id: dev.id, access_level: 30 });
+      expect(await events(svc, 'identity.membership.created', { source_id: project.id, user_id: dev.id })).toHaveLength(1);
     });
   });
 
@@ -63,7 +68,10 @@ describe('POST /projects/:id/members', () => {
       const dev = await makeUser(svc);
       const other = await makeUser(svc);
       await addMember(svc, 'projects', project.id, dev, 30);
-      await (await asOnProject(svc, dev, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: other.id, access_level: 10 }).expect(403);
+      const res = await (await asOnProject(svc, dev, project.id)).post(`/api/v4/projects/${project.id}/members`).send({ user_id: other.id, access_level: 10 }).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const members = await (await asOnProject(svc, dev, project.id)).get(`/api/v4/projects/${project.id}/members`).expect(200);
+      expect(members.body.map((m: { id: number }) => m.id)).not.toContain(other.id);
     });
   });
 });
@@ -96,7 +104,8 @@ describe('GET /projects/:id/members', () => {
   it('is 404 to a non-member of a private project', async () => {
     const { project } = await setup();
     const other = await makeUser(svc);
-    await svc.as({ user: other }).get(`/api/v4/projects/${project.id}/members`).expect(404);
+    const res = await svc.as({ user: other }).get(`/api/v4/projects/${project.id}/members`).expect(404);
+    expect(res.body).toEqual({ message: '404 Project Not Found' });
   });
 });
 
@@ -129,7 +138,11 @@ describe('PUT /projects/:id/members/:user_id', () => {
     await addMember(svc, 'projects', project.id, maintainer, 40);
     const stranger: Actor = await makeUser(svc);
     await (await asOnProject(svc, owner, project.id)).put(`/api/v4/projects/${project.id}/members/${stranger.id}`).send({ access_level: 30 }).expect(404);
-    await (await asOnProject(svc, maintainer, project.id)).put(`/api/v4/projects/${project.id}/members/${owner.id}`).send({ access_level: 30 }).expect(403);
+    const refused = await (await asOnProject(svc, maintainer, project.id)).put(`/api/v4/projects/${project.id}/members/${owner.id}`).send({ access_level: 30 }).expect(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden' });
+    const members = await (await asOnProject(svc, owner, project.id)).get(`/api/v4/projects/${project.id}/members`).expect(200);
+    expect(members.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level]).sort()).toEqual([[owner.id, 50], [maintainer.id, 40]].sort());
+    expect(await events(svc, 'identity.membership.updated', { source_id: project.id })).toEqual([]);
   });
 });
 
