@@ -24,10 +24,15 @@ describe('DELETE /projects/:id', () => {
   });
 
   describe('as an administrator', () => {
-    it('answers 202', async () => {
+    it('answers 202 and the project is gone', async () => {
       const owner = await makeUser(svc);
       const project = await makeProject(svc, owner);
-      await svc.as({ user: await rootActor(svc) }).delete(`/api/v4/projects/${project.id}`).expect(202);
+      const root = await rootActor(svc);
+      const res = await svc.as({ user: root }).delete(`/api/v4/projects/${project.id}`).expect(202);
+      expect(res.body).toEqual({ message: '202 Accepted' });
+      expect((await svc.as({ user: root }).get(`/api/v4/projects/${project.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+      expect((await svc.as({ user: owner }).get(`/api/v4/projects/${encodeURIComponent(project.path_with_namespace)}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+      expect(await events(svc, 'identity.project.deleted', { id: project.id })).toHaveLength(1);
     });
   });
 
@@ -37,16 +42,20 @@ describe('DELETE /projects/:id', () => {
       const maintainer = await makeUser(svc);
       const project = await makeProject(svc, owner);
       await addMember(svc, 'projects', project.id, maintainer, 40);
-      await (await asOnProject(svc, maintainer, project.id)).delete(`/api/v4/projects/${project.id}`).expect(403);
+      const res = await (await asOnProject(svc, maintainer, project.id)).delete(`/api/v4/projects/${project.id}`).expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
       expect(await svc.deps.db('projects').where({ id: project.id }).first()).toBeDefined();
     });
   });
 
   describe('anonymous, on a public project', () => {
-    it('returns 401', async () => {
+    it('returns 401 and keeps the project', async () => {
       const owner = await makeUser(svc);
       const project = await makeProject(svc, owner, { visibility: 'public' });
-      await svc.as({ user: null }).delete(`/api/v4/projects/${project.id}`).expect(401);
+      const res = await svc.as({ user: null }).delete(`/api/v4/projects/${project.id}`).expect(401);
+      expect(res.body).toEqual({ message: '401 Unauthorized' });
+      expect((await svc.as({ user: owner }).get(`/api/v4/projects/${project.id}`).expect(200)).body.id).toBe(project.id);
+      expect(await events(svc, 'identity.project.deleted', { id: project.id })).toEqual([]);
     });
   });
 });

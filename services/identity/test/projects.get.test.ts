@@ -121,6 +121,7 @@ describe('GET /projects/:id', () => {
   });
 
   it('is 404 for an unknown id', async () => {
-    await svc.as({ user: owner }).get('/api/v4/projects/999999').expect(404);
+    const res = await svc.as({ user: owner }).get('/api/v4/projects/999999').expect(404);
+    expect(res.body).toEqual({ message: '404 Project Not Found' });
   });
 });

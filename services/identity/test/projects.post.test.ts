@@ -98,8 +98,12 @@ describe('POST /projects', () => {
       const me = await makeUser(svc);
       const other = await makeUser(svc);
       const theirs = await svc.deps.db('namespaces').where({ owner_id: other.id }).first();
-      await svc.as({ user: me }).post('/api/v4/projects').send({ path: 'x', namespace_id: theirs.id }).expect(400);
-      await svc.as({ user: me }).post('/api/v4/projects').send({ path: 'x', namespace_id: 999999 }).expect(400);
+      const path = unique('x');
+      const inTheirs = await svc.as({ user: me }).post('/api/v4/projects').send({ path, namespace_id: theirs.id }).expect(400);
+      expect(inTheirs.body).toEqual({ message: { namespace: ['is not valid'] } });
+      const inUnknown = await svc.as({ user: me }).post('/api/v4/projects').send({ path, namespace_id: 999999 }).expect(400);
+      expect(inUnknown.body).toEqual({ message: { namespace: ['is not valid'] } });
+      expect(await svc.deps.db('projects').where({ path })).toEqual([]);
     });
 
     it('refuses a visibility above the group’s', async () => {
@@ -113,13 +117,19 @@ describe('POST /projects', () => {
       const root = await rootActor(svc);
       const owner = await makeUser(svc);
       const group = await makeGroup(svc, owner);
-      await svc.as({ user: root }).post('/api/v4/projects').send({ path: unique('adm'), namespace_id: group.id }).expect(201);
+      const path = unique('adm');
+      const res = await svc.as({ user: root }).post('/api/v4/projects').send({ path, namespace_id: group.id }).expect(201);
+      expect(res.body).toMatchObject({ path, path_with_namespace: `${group.full_path}/${path}`, namespace: { id: group.id, kind: 'group', full_path: group.full_path }, creator_id: root.id });
+      expect(await events(svc, 'identity.project.created', { id: res.body.id })).toHaveLength(1);
     });
   });
 
   describe('anonymous', () => {
     it('returns 401', async () => {
-      await svc.as({ user: null }).post('/api/v4/projects').send({ path: 'x' }).expect(401);
+      const path = unique('anon');
+      const res = await svc.as({ user: null }).post('/api/v4/projects').send({ path }).expect(401);
+      expect(res.body).toEqual({ message: '401 Unauthorized' });
+      expect(await svc.deps.db('projects').where({ path })).toEqual([]);
     });
   });
 });

@@ -29,9 +29,13 @@ describe('PUT /projects/:id', () => {
       const project = await makeProject(svc, owner);
       await addMember(svc, 'projects', project.id, maintainer, 40);
       const c = await asOnProject(svc, maintainer, project.id);
-      await c.put(`/api/v4/projects/${project.id}`).send({ name: 'renamed' }).expect(403);
+      expect((await c.put(`/api/v4/projects/${project.id}`).send({ name: 'renamed' }).expect(403)).body).toEqual({ message: '403 Forbidden' });
       const c2 = await asOnProject(svc, maintainer, project.id);
-      await c2.put(`/api/v4/projects/${project.id}`).send({ visibility: 'public' }).expect(403);
+      expect((await c2.put(`/api/v4/projects/${project.id}`).send({ visibility: 'public' }).expect(403)).body).toEqual({ message: '403 Forbidden' });
+      const after = await (await asOnProject(svc, owner, project.id)).get(`/api/v4/projects/${project.id}`).expect(200);
+      expect(after.body).toMatchObject({ path_with_namespace: project.path_with_namespace, visibility: 'private' });
+      expect(after.body.name).not.toBe('renamed');
+      expect(await events(svc, 'identity.project.updated', { id: project.id })).toEqual([]);
     });
   });
 
@@ -85,7 +89,11 @@ describe('PUT /projects/:id', () => {
       const owner = await makeUser(svc);
       const other = await makeUser(svc);
       const project = await makeProject(svc, owner);
-      await svc.as({ user: other }).put(`/api/v4/projects/${project.id}`).send({ description: 'x' }).expect(404);
+      const res = await svc.as({ user: other }).put(`/api/v4/projects/${project.id}`).send({ description: 'x' }).expect(404);
+      expect(res.body).toEqual({ message: '404 Project Not Found' });
+      const after = await (await asOnProject(svc, owner, project.id)).get(`/api/v4/projects/${project.id}`).expect(200);
+      expect(after.body.description).toBeNull();
+      expect(await events(svc, 'identity.project.updated', { id: project.id })).toEqual([]);
     });
   });
 });
