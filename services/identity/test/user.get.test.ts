@@ -54,7 +54,8 @@ describe('GET /user', () => {
 
   describe('without the gateway context', () => {
     it('returns 401', async () => {
-      await svc.raw().get('/api/v4/user').expect(401);
+      const res = await svc.raw().get('/api/v4/user').expect(401);
+      expect(res.body).toEqual({ message: '401 Unauthorized - request did not come through the gateway' });
     });
   });
 });

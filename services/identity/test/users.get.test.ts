@@ -118,6 +118,7 @@ describe('GET /users/:id', () => {
 
   it('returns 404 for a non-numeric id', async () => {
     const me = await makeUser(svc);
-    await svc.as({ user: me }).get(`/api/v4/users/${me.username}`).expect(404);
+    const res = await svc.as({ user: me }).get(`/api/v4/users/${me.username}`).expect(404);
+    expect(res.body).toEqual({ error: '404 Not Found' });
   });
 });

@@ -31,7 +31,11 @@ describe('POST /users', () => {
     it('accepts force_random_password instead of a password', async () => {
       const root = await rootActor(svc);
       const { password: _, ...a } = attrs();
-      await svc.as({ user: root }).post('/api/v4/users').send({ ...a, force_random_password: true }).expect(201);
+      const res = await svc.as({ user: root }).post('/api/v4/users').send({ ...a, force_random_password: true }).expect(201);
+      expect(res.body).toMatchObject({ username: a.username, name: a.name, email: a.email, state: 'active', is_admin: false });
+      const row = await svc.deps.db('users').where({ id: res.body.id }).first();
+      expect(row.password_digest).toMatch(/^scrypt\$/);
+      expect(await events(svc, 'identity.user.created', { id: res.body.id })).toHaveLength(1);
     });
 
     it('returns 409 "Email has already been taken", case-insensitively', async () => {
@@ -87,7 +91,10 @@ describe('POST /users', () => {
 
   describe('anonymous', () => {
     it('returns 401', async () => {
-      await svc.as({ user: null }).post('/api/v4/users').send(attrs()).expect(401);
+      const a = attrs();
+      const res = await svc.as({ user: null }).post('/api/v4/users').send(a).expect(401);
+      expect(res.body).toEqual({ message: '401 Unauthorized' });
+      expect(await svc.deps.db('users').where({ username: a.username }).first()).toBeUndefined();
     });
   });
 });
