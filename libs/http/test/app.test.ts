@@ -80,7 +80,8 @@ describe('createServiceApp', () => {
   });
 
   it('refuses a context signed for another path', async () => {
-    await request(app).get('/api/v4/whoami').set(CONTEXT_HEADER, sign('GET', '/api/v4/other')).expect(401);
+    const r = await request(app).get('/api/v4/whoami').set(CONTEXT_HEADER, sign('GET', '/api/v4/other')).expect(401);
+    expect(r.body).toEqual({ message: '401 Unauthorized - request did not come through the gateway' });
   });
 
   it('passes the verified context to handlers and sets security headers', async () => {
