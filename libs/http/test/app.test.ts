@@ -216,8 +216,8 @@ describe('createServiceApp', () => {
   });
 
   it('guards /internal with the shared token', async () => {
-    await request(app).get('/internal/ping').expect(401);
-    await request(app).get('/internal/ping').set(INTERNAL_TOKEN_HEADER, 'wrong-token!').expect(401);
+    expect((await request(app).get('/internal/ping').expect(401)).body).toEqual({ message: '401 Unauthorized' });
+    expect((await request(app).get('/internal/ping').set(INTERNAL_TOKEN_HEADER, 'wrong-token!').expect(401)).body).toEqual({ message: '401 Unauthorized' });
     await request(app).get('/internal/ping').set(INTERNAL_TOKEN_HEADER, 'secret-token').expect(200, { ok: true });
   });
 });

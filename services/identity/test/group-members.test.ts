@@ -14,7 +14,7 @@ describe('group membership inheritance', () => {
     const mid = await makeGroup(svc, owner, { parent_id: top.id });
     const leaf = await makeGroup(svc, owner, { parent_id: mid.id });
     const project = await makeProject(svc, owner, { namespace_id: leaf.id });
-    await svc.as({ user: dev }).get(`/api/v4/projects/${project.id}`).expect(404);
+    expect((await svc.as({ user: dev }).get(`/api/v4/projects/${project.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
     await (await asOnGroup(svc, owner, top.id)).post(`/api/v4/groups/${top.id}/members`).send({ user_id: dev.id, access_level: 20 }).expect(201);
     await (await asOnGroup(svc, owner, mid.id)).post(`/api/v4/groups/${mid.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
     const res = await (await asOnProject(svc, dev, project.id)).get(`/api/v4/projects/${project.id}`).expect(200);
@@ -31,7 +31,7 @@ describe('POST /groups/:id/members', () => {
     const other = await makeUser(svc);
     const g = await makeGroup(svc, owner);
     await addMember(svc, 'groups', g.id, maintainer, 40);
-    await (await asOnGroup(svc, maintainer, g.id)).post(`/api/v4/groups/${g.id}/members`).send({ user_id: other.id, access_level: 10 }).expect(403);
+    expect((await (await asOnGroup(svc, maintainer, g.id)).post(`/api/v4/groups/${g.id}/members`).send({ user_id: other.id, access_level: 10 }).expect(403)).body).toEqual({ message: '403 Forbidden' });
     const res = await (await asOnGroup(svc, owner, g.id)).post(`/api/v4/groups/${g.id}/members`).send({ user_id: other.id, access_level: 10 }).expect(201);
     expect(res.body).toMatchObject({ id: other.id, access_level: 10 });
     expect(await events(svc, 'identity.membership.created', { source_type: 'Namespace', source_id: g.id, user_id: other.id })).toHaveLength(1);
@@ -50,8 +50,8 @@ describe('PUT and DELETE /groups/:id/members/:user_id', () => {
     const owner = await makeUser(svc);
     const next = await makeUser(svc);
     const g = await makeGroup(svc, owner);
-    await (await asOnGroup(svc, owner, g.id)).put(`/api/v4/groups/${g.id}/members/${owner.id}`).send({ access_level: 40 }).expect(403);
-    await (await asOnGroup(svc, owner, g.id)).delete(`/api/v4/groups/${g.id}/members/${owner.id}`).expect(403);
+    expect((await (await asOnGroup(svc, owner, g.id)).put(`/api/v4/groups/${g.id}/members/${owner.id}`).send({ access_level: 40 }).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await (await asOnGroup(svc, owner, g.id)).delete(`/api/v4/groups/${g.id}/members/${owner.id}`).expect(403)).body).toEqual({ message: '403 Forbidden' });
     await (await asOnGroup(svc, owner, g.id)).post(`/api/v4/groups/${g.id}/members`).send({ user_id: next.id, access_level: 50 }).expect(201);
     await (await asOnGroup(svc, next, g.id)).delete(`/api/v4/groups/${g.id}/members/${owner.id}`).expect(204);
     expect(await svc.deps.db('members').where({ source_type: 'Namespace', source_id: g.id }).select('user_id')).toEqual([{ user_id: next.id }]);
@@ -74,6 +74,6 @@ describe('GET /groups/:id/members', () => {
     const g = await makeGroup(svc, owner);
     const res = await (await asOnGroup(svc, owner, g.id)).get(`/api/v4/groups/${g.id}/members`).expect(200);
     expect(res.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
-    await svc.as({ user: other }).get(`/api/v4/groups/${g.id}/members`).expect(404);
+    expect((await svc.as({ user: other }).get(`/api/v4/groups/${g.id}/members`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
   });
 });

@@ -87,7 +87,7 @@ describe('GET /groups/:id/descendant_groups', () => {
     it('returns 404 Group Not Found', async () => {
       const res = await svc.as({ user: outsider }).get(`/api/v4/groups/${root.id}/descendant_groups`).expect(404);
       expect(res.body).toEqual({ message: '404 Group Not Found' });
-      await svc.as({ user: null }).get(`/api/v4/groups/${root.id}/descendant_groups`).expect(404);
+      expect((await svc.as({ user: null }).get(`/api/v4/groups/${root.id}/descendant_groups`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
     });
   });
 });

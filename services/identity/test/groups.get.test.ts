@@ -80,7 +80,7 @@ describe('GET /groups/:id', () => {
   it('is 404 for a private group to anonymous callers and non-members', async () => {
     const res = await svc.as({ user: null }).get(`/api/v4/groups/${privG.id}`).expect(404);
     expect(res.body).toEqual({ message: '404 Group Not Found' });
-    await svc.as({ user: outsider }).get(`/api/v4/groups/${subG.id}`).expect(404);
+    expect((await svc.as({ user: outsider }).get(`/api/v4/groups/${subG.id}`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
   });
 });
 

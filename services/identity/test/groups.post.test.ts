@@ -71,7 +71,7 @@ describe('POST /groups', () => {
       const outsider = await makeUser(svc);
       const parent = await makeGroup(svc, owner);
       await addMember(svc, 'groups', parent.id, dev, 30);
-      await svc.as({ user: dev }).post('/api/v4/groups').send({ name: 'c', path: 'c', parent_id: parent.id }).expect(403);
+      expect((await svc.as({ user: dev }).post('/api/v4/groups').send({ name: 'c', path: 'c', parent_id: parent.id }).expect(403)).body).toEqual({ message: '403 Forbidden' });
       const res = await svc.as({ user: outsider }).post('/api/v4/groups').send({ name: 'c', path: 'c', parent_id: parent.id }).expect(404);
       expect(res.body).toEqual({ message: '404 Group Not Found' });
     });

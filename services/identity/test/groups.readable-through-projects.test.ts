@@ -96,7 +96,7 @@ describe('GET /groups/:id for a member of a project inside it', () => {
     expect((await groupScopeFor(svc, group.id, late)).readable).toBe(true);
     await svc.deps.db('members').where({ user_id: late.id, source_type: 'Project' }).update({ expires_at: '2000-01-01' });
     expect('readable' in (await groupScopeFor(svc, group.id, late))).toBe(false);
-    await svc.as({ user: late }).get(`/api/v4/groups/${group.id}`).expect(404);
+    expect((await svc.as({ user: late }).get(`/api/v4/groups/${group.id}`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
   });
 });
 

@@ -98,7 +98,7 @@ describe('GET /internal/v1/users/lookup', () => {
     const u = await makeUser(svc);
     expect((await internal(svc).get(`/v1/users/lookup?ref=${u.id}`).expect(200)).body.username).toBe(u.username);
     expect((await internal(svc).get(`/v1/users/lookup?ref=${u.username.toUpperCase()}`).expect(200)).body.id).toBe(u.id);
-    await internal(svc).get('/v1/users/lookup?ref=nobody-here').expect(404);
+    expect((await internal(svc).get('/v1/users/lookup?ref=nobody-here').expect(404)).body).toEqual({ message: '404 User Not Found' });
   });
 });
 
@@ -117,8 +117,8 @@ describe('GET /internal/v1/projects/resolve', () => {
     expect(byPath.body).toEqual({ ...expected, access_level: 50 });
     const anon = await internal(svc).get(`/v1/projects/resolve?ref=${project.id}&user_id=`).expect(200);
     expect(anon.body.access_level).toBe(0);
-    await internal(svc).get(`/v1/projects/resolve?ref=${encodeURIComponent(`${sub.full_path}/nope`)}&user_id=`).expect(404);
-    await internal(svc).get('/v1/projects/resolve?ref=999999&user_id=').expect(404);
+    expect((await internal(svc).get(`/v1/projects/resolve?ref=${encodeURIComponent(`${sub.full_path}/nope`)}&user_id=`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+    expect((await internal(svc).get('/v1/projects/resolve?ref=999999&user_id=').expect(404)).body).toEqual({ message: '404 Project Not Found' });
   });
 
   it('ignores expired memberships', async () => {
@@ -141,7 +141,7 @@ describe('GET /internal/v1/groups/resolve', () => {
     await addMember(svc, 'groups', group.id, reporter, 20);
     const res = await internal(svc).get(`/v1/groups/resolve?ref=${encodeURIComponent(sub.full_path.toUpperCase())}&user_id=${reporter.id}`).expect(200);
     expect(res.body).toEqual({ id: sub.id, full_path: sub.full_path, parent_id: group.id, visibility: 'internal', access_level: 20 });
-    await internal(svc).get(`/v1/groups/resolve?ref=${unique('none')}&user_id=`).expect(404);
+    expect((await internal(svc).get(`/v1/groups/resolve?ref=${unique('none')}&user_id=`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
   });
 });
 

@@ -86,7 +86,7 @@ describe('GET /personal_access_tokens', () => {
     await svc.as({ user: other }).post('/api/v4/user/personal_access_tokens').send({ name: 'b', scopes: ['api'] }).expect(201);
     const res = await svc.as({ user: root }).get(`/api/v4/personal_access_tokens?user_id=${other.id}`).expect(200);
     expect(res.body.map((t: { user_id: number }) => t.user_id)).toEqual([other.id]);
-    await svc.as({ user: me }).get(`/api/v4/personal_access_tokens?user_id=${other.id}`).expect(401);
+    expect((await svc.as({ user: me }).get(`/api/v4/personal_access_tokens?user_id=${other.id}`).expect(401)).body).toEqual({ message: '401 Unauthorized' });
   });
 });
 
@@ -99,7 +99,7 @@ describe('GET /personal_access_tokens/:id and /self', () => {
     const got = await svc.as({ user: me }).get(`/api/v4/personal_access_tokens/${mine.id}`).expect(200);
     expect(got.body).toMatchObject({ id: mine.id, name: 'a' });
     expect(got.body.token).toBeUndefined();
-    await svc.as({ user: me }).get(`/api/v4/personal_access_tokens/${theirs.id}`).expect(401);
+    expect((await svc.as({ user: me }).get(`/api/v4/personal_access_tokens/${theirs.id}`).expect(401)).body).toEqual({ message: '401 Unauthorized' });
     const self = await svc.as({ user: me, token_id: mine.id }).get('/api/v4/personal_access_tokens/self').expect(200);
     expect(self.body.id).toBe(mine.id);
   });
@@ -126,7 +126,7 @@ describe('DELETE /personal_access_tokens/:id and /self', () => {
     const me = await makeUser(svc);
     const other = await makeUser(svc);
     const t = (await svc.as({ user: other }).post('/api/v4/user/personal_access_tokens').send({ name: 'b', scopes: ['api'] }).expect(201)).body;
-    await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400);
+    expect((await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400)).body).toEqual({ message: '400 Bad request' });
     expect((await svc.deps.db('personal_access_tokens').where({ id: t.id }).first()).revoked).toBe(false);
   });
 
@@ -143,12 +143,12 @@ describe('DELETE /personal_access_tokens/:id and /self', () => {
     const me = await makeUser(svc);
     const other = await makeUser(svc);
     const t = (await svc.as({ user: me }).post('/api/v4/user/personal_access_tokens').send({ name: 'a', scopes: ['api'] }).expect(201)).body;
-    await svc.as({ user: other }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400);
+    expect((await svc.as({ user: other }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400)).body).toEqual({ message: '400 Bad request' });
     expect(await events(svc, 'identity.token.revoked', { id: t.id })).toEqual([]);
     await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(204);
     const rows = await events(svc, 'identity.token.revoked', { id: t.id });
     expect(rows.map((r) => [r.producer, r.data])).toEqual([['identity', { id: t.id, user_id: me.id }]]);
-    await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400);
+    expect((await svc.as({ user: me }).delete(`/api/v4/personal_access_tokens/${t.id}`).expect(400)).body).toEqual({ message: '400 Bad request' });
     expect(await events(svc, 'identity.token.revoked', { id: t.id })).toHaveLength(1);
   });
 

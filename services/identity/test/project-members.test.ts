@@ -154,7 +154,7 @@ describe('DELETE /projects/:id/members/:user_id', () => {
     await (await asOnProject(svc, dev, project.id)).get(`/api/v4/projects/${project.id}`).expect(200);
     await (await asOnProject(svc, owner, project.id)).delete(`/api/v4/projects/${project.id}/members/${dev.id}`).expect(204);
     expect(await events(svc, 'identity.membership.deleted', { source_id: project.id, user_id: dev.id })).toHaveLength(1);
-    await svc.as({ user: dev }).get(`/api/v4/projects/${project.id}`).expect(404);
+    expect((await svc.as({ user: dev }).get(`/api/v4/projects/${project.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
   });
 
   it('lets a member leave, and answers 404 for a non-member', async () => {

@@ -96,7 +96,7 @@ describe('GET /projects/:id', () => {
     it('is 404 to anonymous callers and non-members', async () => {
       const anon = await (await asOnProject(svc, null, priv.id)).get(`/api/v4/projects/${priv.id}`).expect(404);
       expect(anon.body).toEqual({ message: '404 Project Not Found' });
-      await (await asOnProject(svc, outsider, priv.id)).get(`/api/v4/projects/${priv.id}`).expect(404);
+      expect((await (await asOnProject(svc, outsider, priv.id)).get(`/api/v4/projects/${priv.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
     });
 
     it('is 200 to a member of an ancestor group, with permissions', async () => {
@@ -108,7 +108,7 @@ describe('GET /projects/:id', () => {
       const encoded = encodeURIComponent(priv.path_with_namespace.toUpperCase());
       const res = await svc.as({ user: member }).get(`/api/v4/projects/${encoded}`).expect(200);
       expect(res.body.id).toBe(priv.id);
-      await svc.as({ user: outsider }).get(`/api/v4/projects/${encoded}`).expect(404);
+      expect((await svc.as({ user: outsider }).get(`/api/v4/projects/${encoded}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
     });
   });
 

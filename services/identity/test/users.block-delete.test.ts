@@ -51,8 +51,8 @@ describe('POST /users/:id/block', () => {
     it('returns 403 to a regular user and 401 to an anonymous caller, blocking nobody', async () => {
       const me = await makeUser(svc);
       const u = await makeUser(svc);
-      await svc.as({ user: me }).post(`/api/v4/users/${u.id}/block`).expect(403);
-      await svc.as({ user: null }).post(`/api/v4/users/${u.id}/block`).expect(401);
+      expect((await svc.as({ user: me }).post(`/api/v4/users/${u.id}/block`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+      expect((await svc.as({ user: null }).post(`/api/v4/users/${u.id}/block`).expect(401)).body).toEqual({ message: '401 Unauthorized' });
       expect((await svc.deps.db('users').where({ id: u.id }).first()).state).toBe('active');
     });
   });
@@ -132,7 +132,7 @@ describe('DELETE /users/:id', () => {
     it('returns 403 and deletes nobody', async () => {
       const me = await makeUser(svc);
       const u = await makeUser(svc);
-      await svc.as({ user: me }).delete(`/api/v4/users/${u.id}`).expect(403);
+      expect((await svc.as({ user: me }).delete(`/api/v4/users/${u.id}`).expect(403)).body).toEqual({ message: '403 Forbidden' });
       expect(await svc.deps.db('users').where({ id: u.id }).first()).toBeDefined();
     });
   });
