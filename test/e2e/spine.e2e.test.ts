@@ -18,9 +18,10 @@ describe('the fleet end to end', () => {
   });
 
   it('every service is ready behind the gateway', async () => {
-    for (const s of Object.values(fleet.services)) {
+    for (const [name, s] of Object.entries(fleet.services)) {
       const r = await fetch(`${s.url}/-/readiness`);
       expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ status: 'ok', service: name });
     }
     expect(Object.keys(fleet.services).sort()).toEqual(['alerting', 'identity', 'pipelines', 'project-transfer', 'registry', 'work-items']);
   });
@@ -33,14 +34,19 @@ describe('the fleet end to end', () => {
 
     const alice = await admin.post('/users', { username: 'alice', name: 'Alice', email: 'alice@example.com', password: 'Sup3r-secret-pw!', skip_confirmation: true });
     expect(alice.status).toBe(201);
+    expect(alice.body).toMatchObject({ username: 'alice', name: 'Alice', email: 'alice@example.com', state: 'active' });
     const bob = await admin.post('/users', { username: 'bob', name: 'Bob', email: 'bob@example.com', password: 'Sup3r-secret-pw!' });
     expect(bob.status).toBe(201);
+    expect(bob.body).toMatchObject({ username: 'bob', name: 'Bob', email: 'bob@example.com', state: 'active' });
     const aliceToken = await admin.post(`/users/${alice.body.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] });
     expect(aliceToken.status).toBe(201);
+    expect(aliceToken.body).toMatchObject({ name: 'e2e', scopes: ['api'], user_id: alice.body.id, active: true, revoked: false });
+    expect(aliceToken.body.token).toEqual(expect.any(String));
     const bobToken = await admin.post(`/users/${bob.body.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] });
 
     const group = await admin.post('/groups', { name: 'Acme', path: 'acme', visibility: 'private' });
     expect(group.status).toBe(201);
+    expect(group.body).toMatchObject({ name: 'Acme', path: 'acme', full_path: 'acme', visibility: 'private', parent_id: null });
     const project = await admin.post('/projects', { name: 'Rocket', path: 'rocket', namespace_id: group.body.id, visibility: 'private' });
     expect(project.status).toBe(201);
     expect(project.body).toMatchObject({ path_with_namespace: 'acme/rocket', visibility: 'private' });
@@ -65,6 +71,7 @@ describe('the fleet end to end', () => {
   it('drops an internal identity header sent from outside', async () => {
     const r = await fetch(`${fleet.url}/api/v4/user`, { headers: { 'x-anvil-context': 'forged.header' } });
     expect(r.status).toBe(401);
+    expect(await r.json()).toEqual({ message: '401 Unauthorized' });
     expect(r.headers.get('x-request-id')).toBeTruthy();
   });
 
