@@ -101,6 +101,11 @@ async function main(): Promise<void> {
       await t.stop();
     }
   }
+  printTables(transfers, latency);
+}
+
+/** The run's two tables: transfers per target and size, then latency per target and endpoint. */
+function printTables(transfers: string[], latency: string[]): void {
   console.log(`${new Date().toISOString()}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
   console.log('| target | size | reps | upload MB/s | download MB/s | uploads/s | downloads/s | peak RSS |');
   console.log('|---|---|---|---|---|---|---|---|');
