@@ -60,6 +60,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',');
   const run = `bench_issues_${Date.now().toString(36)}`;
   const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  if (!amqpUrl.startsWith('amqp')) throw new Error(`AMQP_URL=${amqpUrl}: the issues benchmark needs RabbitMQ (identity's events fill work-items' read models)`);
   const fleet = await startFleet({ services: ['identity', 'work-items'], databaseUrl, amqpUrl });
   try {
     const data = await seed(fleet, databaseUrl, perProject, smoke ? 2 : 10);
