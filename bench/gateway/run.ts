@@ -3,37 +3,32 @@
  * (context signed here, as the gateway would) and through the gateway (a member's personal access
  * token; the gateway authenticates it and resolves the private project, both cached). Targets:
  * - `tiny`: `GET /api/v4/projects/:id/pipelines/:pipeline_id` on a minimal service app doing one
- *   primary-key query (bench/gateway/upstream.ts), routed as pipelines;
+ *   primary-key query (bench/gateway/upstream.ts, in this process), routed as pipelines;
  * - `identity`: `GET /api/v4/projects/:id` on the identity service (a heavier read).
- * Prints RPS and p50/p90/p99 for both, the throughput kept, the p50 added, and the gateway's CPU
- * time per request (from /proc).
+ * Prints RPS and p50/p90/p99 for both, the throughput kept, the p50 added, and CPU time per request
+ * (from /proc).
  *
  *   npx tsx bench/gateway/run.ts
- *   BENCH_TARGETS=tiny BENCH_SECONDS=20 BENCH_CONNECTIONS=64 GATEWAY_CPU_PROF=1 npx tsx bench/gateway/run.ts
+ *   BENCH_TARGETS=tiny BENCH_SECONDS=20 BENCH_CONNECTIONS=64 npx tsx bench/gateway/run.ts
+ *   BENCH_SMOKE=1 npx tsx bench/gateway/run.ts      # one 1-second round per target, no warm-up
  *
  * Needs Postgres (DATABASE_URL, default the local trust one) and `wrk` on PATH.
  */
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import path from 'node:path';
-import { ContextSigner, generateContextKeys, generateToken, IdentityClient, CONTEXT_HEADER } from '@anvil/auth';
-import { dropSchema } from '@anvil/db';
-import { cpuSecondsOf, loggedPort, ROOT, startNodeProcess, stopProcess } from './processes';
+import { cpus, loadavg } from 'node:os';
+import { ContextSigner, generateContextKeys, IdentityClient, CONTEXT_HEADER } from '@anvil/auth';
+import { startFleet, TEST_INTERNAL_TOKEN } from '@anvil/testing';
+import { cpuSecondsOf } from './processes';
+import { startUpstream } from './upstream';
 import { runWrk, WrkResult } from './wrk';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SMOKE = !!process.env.BENCH_SMOKE;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 1 : 10));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? (SMOKE ? 8 : 32));
+const THREADS = Number(process.env.BENCH_THREADS ?? (SMOKE ? 1 : 2));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
+const WARMUP = SMOKE ? 0 : 3;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 async function call<T>(base: string, token: string, method: string, p: string, body?: object): Promise<T> {
   const res = await fetch(`${base}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
@@ -61,7 +56,7 @@ interface Target {
   label: string;
   path: string;
   directBase: string;
-  /** The service process (for its CPU time). */
+  /** The process serving the target (for its CPU time). */
   pid: number;
 }
 
@@ -69,7 +64,7 @@ interface Target {
 async function cpuPerRequest(pids: number[], run: () => Promise<WrkResult>): Promise<{ r: WrkResult; us: number[] }> {
   const before = pids.map(cpuSecondsOf);
   const r = await run();
-  return { r, us: pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]) / r.requests) * 1e6) };
+  return { r, us: pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]) / Math.max(1, r.requests)) * 1e6) };
 }
 
 /**
@@ -82,8 +77,10 @@ async function measure(t: Target, gw: string, pids: { gateway: number; service: 
   const direct = { url: `${t.directBase}${t.path}`, headers: { [CONTEXT_HEADER]: signed } };
   const through = { url: `${gw}${t.path}`, headers: { 'PRIVATE-TOKEN': token } };
   const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
-  await runWrk(direct.url, direct.headers, { ...opts, seconds: 3 });
-  await runWrk(through.url, through.headers, { ...opts, seconds: 3 });
+  if (WARMUP) {
+    await runWrk(direct.url, direct.headers, { ...opts, seconds: WARMUP });
+    await runWrk(through.url, through.headers, { ...opts, seconds: WARMUP });
+  }
   const d: { r: WrkResult; us: number[] }[] = [];
   const g: { r: WrkResult; us: number[] }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -108,52 +105,39 @@ async function measure(t: Target, gw: string, pids: { gateway: number; service: 
 async function main(): Promise<void> {
   const targets = (process.env.BENCH_TARGETS ?? 'tiny,identity').split(',');
   const keys = generateContextKeys();
-  const internal = generateToken('bench-internal-');
-  const adminToken = generateToken();
-  const run = randomBytes(4).toString('hex');
-  const schemas = [`bench_gw_${run}`, `bench_up_${run}`];
-  const [identityPort, upstreamPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  const identityUrl = `http://127.0.0.1:${identityPort}`;
-  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
-  const common = { DATABASE_URL, INTERNAL_API_TOKEN: internal, AMQP_URL: 'memory://', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`, GATEWAY_PUBLIC_KEY: keys.publicKey };
-  const procs: Awaited<ReturnType<typeof startNodeProcess>>['child'][] = [];
+  const upstream = await startUpstream(DATABASE_URL, `bench_up_${randomBytes(4).toString('hex')}`, keys.publicKey);
   try {
-    const identity = await startNodeProcess('services/identity/src/main.ts', { ...common, PORT: String(identityPort), DB_SCHEMA: schemas[0], ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' }, '"msg":"listening"');
-    procs.push(identity.child);
-    const upstream = await startNodeProcess('bench/gateway/upstream.ts', { ...common, PORT: String(upstreamPort), DB_SCHEMA: schemas[1] }, '"msg":"listening"');
-    procs.push(upstream.child);
-    const gateway = await startNodeProcess(
-      'gateway/src/main.ts',
-      { ...common, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, IDENTITY_URL: identityUrl, PIPELINES_URL: upstreamUrl, LOG_LEVEL: 'info' },
-      '"msg":"listening"',
-      process.env.GATEWAY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.data', 'profiles')}`] : [],
-    );
-    procs.push(gateway.child);
-    const gw = `http://127.0.0.1:${loggedPort(gateway.output)}`;
-
-    const { user, token, project } = await fixture(gw, adminToken);
-    const scope = await new IdentityClient(identityUrl, internal).resolveProject(String(project.id), user.id);
-    const all: Record<string, Target> = {
-      tiny: { label: 'tiny upstream, one indexed query', path: `/api/v4/projects/${project.id}/pipelines/42`, directBase: upstreamUrl, pid: upstream.child.pid! },
-      identity: { label: 'identity', path: `/api/v4/projects/${project.id}`, directBase: identityUrl, pid: identity.child.pid! },
-    };
-    console.log(`${new Date().toISOString()} — ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
-    for (const name of targets) {
-      const t = all[name];
-      if (!t) throw new Error(`unknown target ${name} (tiny, identity)`);
-      const signed = new ContextSigner(keys.privateKey).sign({
-        rid: 'bench', m: 'GET', p: t.path, base: common.PUBLIC_URL, exp: Date.now() + 3_600_000,
-        user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
-      });
-      await measure(t, gw, { gateway: gateway.child.pid!, service: t.pid }, token, signed);
+    const fleet = await startFleet({ services: ['identity'], databaseUrl: DATABASE_URL, amqp: false, keys, upstreams: { pipelines: upstream.url } });
+    try {
+      const identityUrl = fleet.services.identity.url;
+      const { user, token, project } = await fixture(fleet.url, fleet.adminToken);
+      const scope = await new IdentityClient(identityUrl, TEST_INTERNAL_TOKEN).resolveProject(String(project.id), user.id);
+      const all: Record<string, Target> = {
+        tiny: { label: 'tiny upstream, one indexed query', path: `/api/v4/projects/${project.id}/pipelines/42`, directBase: upstream.url, pid: process.pid },
+        identity: { label: 'identity', path: `/api/v4/projects/${project.id}`, directBase: identityUrl, pid: fleet.services.identity.process.pid! },
+      };
+      console.log(`${new Date().toISOString()} — ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}`);
+      for (const name of targets) {
+        const t = all[name];
+        if (!t) throw new Error(`unknown target ${name} (tiny, identity)`);
+        const signed = new ContextSigner(keys.privateKey).sign({
+          rid: 'bench', m: 'GET', p: t.path, base: fleet.url, exp: Date.now() + 3_600_000,
+          user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
+        });
+        await measure(t, fleet.url, { gateway: fleet.gateway.process.pid!, service: t.pid }, token, signed);
+      }
+    } finally {
+      await fleet.stop();
     }
   } finally {
-    for (const c of procs.reverse()) await stopProcess(c);
-    for (const schema of schemas) await dropSchema({ url: DATABASE_URL, schema }).catch(() => undefined);
+    await upstream.close();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

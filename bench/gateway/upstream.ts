@@ -1,20 +1,18 @@
 /**
- * The benchmark's tiny upstream: a real service app (`createServiceApp`, context verification, body
- * parsers, metrics) with one route doing one indexed Postgres query:
+ * The gateway benchmark's tiny upstream: a real service app (`createServiceApp`, context verification,
+ * body parsers, metrics) with one route doing one indexed Postgres query:
  * `GET /api/v4/projects/:id/pipelines/:pipeline_id` → `select … where id = ?` (primary key).
- * Run as its own process by bench/gateway/run.ts (env: DATABASE_URL, DB_SCHEMA, PORT, GATEWAY_PUBLIC_KEY).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContextVerifier } from '@anvil/auth';
-import { createDb, ensureSchema } from '@anvil/db';
+import { createDb, dropSchema, ensureSchema } from '@anvil/db';
 import { createServiceApp, ctx, NotFoundError } from '@anvil/http';
 
 const ROWS = 10_000;
 
-async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const schema = process.env.DB_SCHEMA ?? 'bench_upstream';
+/** The upstream, listening on loopback, on a fresh `schema` (dropped by `close`). */
+export async function startUpstream(url: string, schema: string, publicKey: string): Promise<{ url: string; close(): Promise<void> }> {
   await ensureSchema({ url, schema });
   const db = createDb({ url, schema });
   await db.schema.createTable('bench_pipelines', (t) => {
@@ -29,7 +27,7 @@ async function main(): Promise<void> {
 
   const app = createServiceApp({
     name: 'bench-upstream',
-    verifier: new ContextVerifier((process.env.GATEWAY_PUBLIC_KEY ?? '').replace(/\\n/g, '\n')),
+    verifier: new ContextVerifier(publicKey),
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       // GET /projects/:id/pipelines/:pipeline_id (benchmark stand-in)
@@ -42,15 +40,14 @@ async function main(): Promise<void> {
     },
   });
   const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
-  server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ msg: 'listening', port: (server.address() as AddressInfo).port })}\n`);
-  });
-  const stop = () => server.close(() => db.destroy().then(() => process.exit(0)));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await db.destroy();
+      await dropSchema({ url, schema });
+    },
+  };
 }
-
-main().catch((e) => {
-  process.stderr.write(`bench upstream failed: ${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});

@@ -5,14 +5,17 @@
  * Usage: npx tsx bench/issues/run.ts
  * Env: DATABASE_URL (default the local Postgres), BENCH_RATE (1000), BENCH_SECONDS (60),
  * BENCH_ISSUES (100000 per project), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
- * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_SETTLE (15 s idle after seeding and CHECKPOINT), BENCH_KEEP (keep the schemas), BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling).
+ * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_SETTLE (15 s idle after seeding and CHECKPOINT),
+ * BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling), AMQP_URL (default the
+ * local RabbitMQ: identity's events must reach work-items), BENCH_SMOKE (2 projects × 100 issues, 50 req/s,
+ * one second per endpoint, no warm-up).
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, dropSchema } from '@anvil/db';
-import { startBenchFleet } from './fleet';
+import { createDb } from '@anvil/db';
+import { startFleet } from '@anvil/testing';
 import { scenarios } from './scenarios';
 import { seed } from './seed';
 
@@ -47,19 +50,24 @@ async function settle(databaseUrl: string, seconds: number): Promise<void> {
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const rate = Number(process.env.BENCH_RATE ?? 1000);
-  const seconds = Number(process.env.BENCH_SECONDS ?? 60);
-  const perProject = Number(process.env.BENCH_ISSUES ?? 100_000);
-  const threads = Number(process.env.BENCH_THREADS ?? 2);
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+  const smoke = !!process.env.BENCH_SMOKE;
+  const rate = Number(process.env.BENCH_RATE ?? (smoke ? 50 : 1000));
+  const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 60));
+  const perProject = Number(process.env.BENCH_ISSUES ?? (smoke ? 100 : 100_000));
+  const threads = Number(process.env.BENCH_THREADS ?? (smoke ? 1 : 2));
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? (smoke ? 4 : 64));
+  const warmup = Number(process.env.BENCH_WARMUP ?? (smoke ? 0 : 10));
   const only = process.env.BENCH_ONLY?.split(',');
   const run = `bench_issues_${Date.now().toString(36)}`;
-  const fleet = await startBenchFleet(databaseUrl, run);
+  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  if (!amqpUrl.startsWith('amqp')) throw new Error(`AMQP_URL=${amqpUrl}: the issues benchmark needs RabbitMQ (identity's events fill work-items' read models)`);
+  const fleet = await startFleet({ services: ['identity', 'work-items'], databaseUrl, amqpUrl });
   try {
-    const data = await seed(fleet, databaseUrl, perProject);
-    await settle(databaseUrl, Number(process.env.BENCH_SETTLE ?? 15));
+    const data = await seed(fleet, databaseUrl, perProject, smoke ? 2 : 10);
+    await settle(databaseUrl, Number(process.env.BENCH_SETTLE ?? (smoke ? 0 : 15)));
     if (process.env.BENCH_HOLD) {
-      console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, pids: fleet.pids, schemas: fleet.schemas }));
+      const pids = Object.fromEntries([['gateway', fleet.gateway.process.pid], ...Object.entries(fleet.services).map(([n, p]) => [n, p.process.pid])]);
+      console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, pids, schemas: fleet.schemas }));
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return;
     }
@@ -71,20 +79,21 @@ async function main(): Promise<void> {
       if (only && !only.includes(s.name)) continue;
       const file = path.join(tmpdir(), `${run}-${s.name}.txt`);
       writeFileSync(file, s.paths.map((p) => `/api/v4${p}`).join('\n'));
-      await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, Number(process.env.BENCH_WARMUP ?? 10), threads, connections);
+      if (warmup > 0) await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, warmup, threads, connections);
       const r = await wrk(fleet.url, data.token, file, { BENCH_RATE: String(rate) }, seconds, threads, connections);
+      rmSync(file, { force: true });
       const success = r.requests ? (100 * r.ok) / r.requests : 0;
       console.log(`| ${s.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} | ${success.toFixed(2)}% | ${loadavg()[0].toFixed(2)} |`);
     }
   } finally {
     await fleet.stop();
-    if (!process.env.BENCH_KEEP) {
-      for (const schema of Object.values(fleet.schemas)) await dropSchema({ url: databaseUrl, schema }).catch(() => undefined);
-    }
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

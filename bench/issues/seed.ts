@@ -5,7 +5,7 @@
  * assignees, weights, due dates, confidential ones and notes/upvote counts.
  */
 import { createDb, Knex } from '@anvil/db';
-import type { BenchFleet } from './fleet';
+import type { Fleet } from '@anvil/testing';
 
 export interface Seeded {
   token: string;
@@ -15,7 +15,7 @@ export interface Seeded {
   issuesPerProject: number;
 }
 
-async function api(fleet: BenchFleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
+async function api(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(`${fleet.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   const text = await res.text();
   if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
@@ -65,7 +65,7 @@ async function seedProject(db: Knex, pid: number, index: number, users: number[]
 }
 
 /** Creates the users, group and projects through the API, waits for work-items to see them, bulk-loads the issues. */
-export async function seed(fleet: BenchFleet, databaseUrl: string, issuesPerProject: number, projects = 10): Promise<Seeded> {
+export async function seed(fleet: Fleet, databaseUrl: string, issuesPerProject: number, projects = 10): Promise<Seeded> {
   const admin = (m: string, p: string, b?: unknown) => api(fleet, fleet.adminToken, m, p, b);
   const mkUser = (username: string) => admin('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'Sup3r-secret-pw!', skip_confirmation: true });
   const caller = await mkUser('bencher');
@@ -76,7 +76,7 @@ export async function seed(fleet: BenchFleet, databaseUrl: string, issuesPerProj
   await admin('POST', `/groups/${group.id}/members`, { user_id: caller.id, access_level: 20 });
   const projectIds: number[] = [];
   for (let i = 0; i < projects; i++) projectIds.push((await admin('POST', '/projects', { name: `Project ${i}`, path: `project-${i}`, namespace_id: group.id, visibility: 'private' })).id);
-  const db = createDb({ url: databaseUrl, schema: fleet.schemas.workItems, pool: { min: 1, max: 4 } });
+  const db = createDb({ url: databaseUrl, schema: fleet.schemas['work-items'], pool: { min: 1, max: 4 } });
   try {
     await waitFor(async () => {
       const [p, u, m] = await Promise.all([

@@ -32,8 +32,8 @@ async function ok(r: Promise<{ status: number; text: string }>, what: string): P
 
 /** Anvil: identity, registry and the gateway as separate processes (libs/testing startFleet), local storage. */
 export async function startAnvil(): Promise<Target> {
-  process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
-  const fleet: Fleet = await startFleet({ services: ['identity', 'registry'], amqp: false, env: { LOG_LEVEL: 'warn' } });
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const fleet: Fleet = await startFleet({ services: ['identity', 'registry'], databaseUrl, amqp: false, env: { LOG_LEVEL: 'warn' } });
   const api = `${fleet.url}/api/v4`;
   const admin = { 'PRIVATE-TOKEN': fleet.adminToken };
   const user = JSON.parse(await ok(request(`${api}/users`, 'POST', admin, { username: 'bench', name: 'bench', email: 'bench@example.com', password: 'S3cure-pass-phrase!', skip_confirmation: true }), 'create user'));

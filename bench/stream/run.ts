@@ -1,25 +1,30 @@
 /**
- * Streams a 500 MB PUT (a Conan file upload path) through the gateway (run as its own process) to
- * an upstream service route that discards the body after verifying the gateway's context, and
- * prints the throughput and the gateway's peak RSS (VmHWM). The gateway must stay under 150 MB.
+ * Streams a 500 MB PUT through the gateway (its own process) to an upstream service route that
+ * hashes and discards the body after verifying the gateway's context, and the same PUT straight to
+ * that route; prints both throughputs and the gateway's peak RSS (VmHWM), which must stay under
+ * 150 MB. The path is a Conan file upload with the gateway's accelerated transfers off, so the body
+ * takes the streaming proxy path every forwarded body takes.
  *
  *   npx tsx bench/stream/run.ts            # 500 MB
  *   STREAM_MB=1024 npx tsx bench/stream/run.ts
  *   STREAM_THROTTLE_MBPS=50 npx tsx bench/stream/run.ts   # a slow upstream: backpressure must hold
+ *   BENCH_SMOKE=1 npx tsx bench/stream/run.ts             # 16 MB
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ContextVerifier, generateContextKeys } from '@anvil/auth';
+import { ContextSigner, ContextVerifier, CONTEXT_HEADER, generateContextKeys } from '@anvil/auth';
 import { createServiceApp, ctx } from '@anvil/http';
-import { loggedPort, memoryOf, startNodeProcess, stopProcess } from '../gateway/processes';
+import { startFleet } from '@anvil/testing';
+import { memoryOf } from '../gateway/processes';
 
 const MB = 1024 * 1024;
-const TOTAL = Number(process.env.STREAM_MB ?? 500) * MB;
+const TOTAL = Number(process.env.STREAM_MB ?? (process.env.BENCH_SMOKE ? 16 : 500)) * MB;
 const LIMIT_MB = 150;
-/** An instance-level Conan file upload: anonymous, nothing to resolve, registry route. */
+/** An instance-level Conan file upload by the administrator (Basic, token as password): nothing to resolve, registry route. */
 const UPLOAD_PATH = '/api/v4/packages/conan/v1/files/bench/1.0/_/_/0/export/conan_sources.tgz';
 const THROTTLE = Number(process.env.STREAM_THROTTLE_MBPS ?? 0);
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A real service (`createServiceApp`) whose upload route hashes and discards the body. */
 async function startSink(publicKey: string): Promise<{ server: http.Server; url: string }> {
@@ -49,10 +54,10 @@ async function startSink(publicKey: string): Promise<{ server: http.Server; url:
 }
 
 /** PUTs `total` bytes (content-length, written with backpressure) and resolves with the JSON answer. */
-function upload(port: number, total: number): Promise<{ bytes: number; md5: string }> {
+function upload(base: string, total: number, headers: Record<string, string> = {}): Promise<{ bytes: number; md5: string }> {
   const chunk = Buffer.alloc(MB, 'a');
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: UPLOAD_PATH, headers: { 'content-type': 'application/octet-stream', 'content-length': total } });
+    const req = http.request(`${base}${UPLOAD_PATH}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': total } });
     req.on('error', reject);
     req.on('response', (res) => {
       let body = '';
@@ -73,37 +78,49 @@ function upload(port: number, total: number): Promise<{ bytes: number; md5: stri
   });
 }
 
+/** Uploads to `base`, checks what the sink received, and returns the throughput in MB/s. */
+async function timed(base: string, expectedMd5: string, headers?: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const result = await upload(base, TOTAL, headers);
+  const seconds = (performance.now() - started) / 1000;
+  if (result.bytes !== TOTAL || result.md5 !== expectedMd5) throw new Error(`upstream received ${result.bytes} bytes with a different checksum`);
+  return TOTAL / MB / seconds;
+}
+
 async function main(): Promise<void> {
   const keys = generateContextKeys();
   const sink = await startSink(keys.publicKey);
-  const { child: gateway, output } = await startNodeProcess(
-    'gateway/src/main.ts',
-    { PORT: '0', GATEWAY_PRIVATE_KEY: keys.privateKey, INTERNAL_API_TOKEN: 'bench', REGISTRY_URL: sink.url, LOG_LEVEL: 'info', AMQP_URL: 'memory://' },
-    '"msg":"listening"',
-  );
+  const fleet = await startFleet({ services: ['identity'], databaseUrl: DATABASE_URL, amqp: false, keys, upstreams: { registry: sink.url }, env: { ACCELERATED_TRANSFERS: 'false' } });
   try {
-    const port = loggedPort(output);
-    const idle = memoryOf(gateway.pid!);
-    const started = performance.now();
-    const result = await upload(port, TOTAL);
-    const seconds = (performance.now() - started) / 1000;
-    const mem = memoryOf(gateway.pid!);
+    const pid = fleet.gateway.process.pid!;
     const expected = createHash('md5');
     for (let sent = 0; sent < TOTAL; sent += MB) expected.update(Buffer.alloc(Math.min(MB, TOTAL - sent), 'a'));
-    if (result.bytes !== TOTAL || result.md5 !== expected.digest('hex')) throw new Error(`upstream received ${result.bytes} bytes with a different checksum`);
-    console.log(`streamed PUT ${(TOTAL / MB).toFixed(0)} MB through the gateway in ${seconds.toFixed(2)} s: ${(TOTAL / MB / seconds).toFixed(0)} MB/s`);
-    console.log(`gateway RSS: idle ${idle.rssMb.toFixed(1)} MB, peak (VmHWM) ${mem.peakMb.toFixed(1)} MB (limit ${LIMIT_MB} MB)`);
+    const md5 = expected.digest('hex');
+    const idle = memoryOf(pid);
+    const root = { id: 1, username: 'root', name: 'Administrator', admin: true, state: 'active' };
+    const context = new ContextSigner(keys.privateKey).sign({ rid: 'bench', m: 'PUT', p: UPLOAD_PATH, base: fleet.url, exp: Date.now() + 3_600_000, user: root, scopes: ['api'], auth: 'basic' });
+    const direct = await timed(sink.url, md5, { [CONTEXT_HEADER]: context });
+    const through = await timed(fleet.url, md5, { authorization: `Basic ${Buffer.from(`root:${fleet.adminToken}`).toString('base64')}` });
+    const mem = memoryOf(pid);
+    console.log(`streamed PUT of ${(TOTAL / MB).toFixed(0)} MB${THROTTLE ? `, upstream throttled to ${THROTTLE} MB/s` : ''}, ${new Date().toISOString()}`);
+    console.log('| path | MB/s | gateway RSS idle MB | gateway peak RSS MB |');
+    console.log('|---|---:|---:|---:|');
+    console.log(`| direct to the service | ${direct.toFixed(0)} | — | — |`);
+    console.log(`| through the gateway | ${through.toFixed(0)} | ${idle.rssMb.toFixed(1)} | ${mem.peakMb.toFixed(1)} |`);
     if (mem.peakMb >= LIMIT_MB) {
-      console.log('FAIL: gateway peak RSS above the limit');
+      console.log(`FAIL: gateway peak RSS above the limit (${LIMIT_MB} MB)`);
       process.exitCode = 1;
     }
   } finally {
-    await stopProcess(gateway);
+    await fleet.stop();
     await new Promise<void>((r) => sink.server.close(() => r()));
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -57,6 +57,8 @@ export interface Fleet {
   adminToken: string;
   gateway: FleetProcess;
   services: Record<string, FleetProcess>;
+  /** Each started service's schema, by service name. */
+  schemas: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,14 @@ export interface FleetOptions {
   /** Use RabbitMQ (default true when reachable). */
   amqp?: boolean;
   env?: Record<string, string>;
+  /** Postgres to use (default: the test run's, `TEST_DATABASE_URL`). */
+  databaseUrl?: string;
+  /** The bus to use (default: as `amqp` says). */
+  amqpUrl?: string;
+  /** The gateway's context signing keys (default: a fresh pair), for a caller that signs contexts too. */
+  keys?: { publicKey: string; privateKey: string };
+  /** Base URLs of services running outside the fleet (a benchmark's stand-in), for the gateway to route to. */
+  upstreams?: Partial<Record<ServiceName, string>>;
 }
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
@@ -91,14 +101,15 @@ function spawnTs(name: string, entry: string, env: Record<string, string>): Flee
 export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const names = opts.services ?? [...SERVICE_NAMES];
   const run = uniqueName('fleet');
-  const keys = generateContextKeys();
+  const keys = opts.keys ?? generateContextKeys();
   const adminToken = generateToken();
-  const amqp = opts.amqp === false ? 'memory://' : testAmqpUrl();
+  const amqp = opts.amqpUrl ?? (opts.amqp === false ? 'memory://' : testAmqpUrl());
+  const databaseUrl = opts.databaseUrl ?? testDatabaseUrl();
   const ports = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await freePort()] as const)));
   const gatewayPort = await freePort();
   const storageDir = mkdtempSync(path.join(tmpdir(), 'anvil-fleet-'));
   const base: Record<string, string> = {
-    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_URL: databaseUrl,
     AMQP_URL: amqp,
     EVENTS_EXCHANGE: `${run}.events`,
     QUEUE_PREFIX: `${run}.`,
@@ -112,7 +123,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     HOST: '127.0.0.1',
     ...opts.env,
   };
-  for (const n of SERVICE_NAMES) base[URL_VARS[n]] = `http://127.0.0.1:${ports[n] ?? 9}`;
+  for (const n of SERVICE_NAMES) base[URL_VARS[n]] = opts.upstreams?.[n] ?? `http://127.0.0.1:${ports[n] ?? 9}`;
   const schemas = names.map((n) => `${run}_${n.replace(/-/g, '_')}`.slice(0, 60));
   const services: Record<string, FleetProcess> = {};
   const all: FleetProcess[] = [];
@@ -123,7 +134,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       p.process.kill('SIGTERM');
       setTimeout(() => p.process.kill('SIGKILL'), 5000).unref();
     })));
-    for (const schema of schemas) await dropSchema({ url: testDatabaseUrl(), schema }).catch(() => undefined);
+    for (const schema of schemas) await dropSchema({ url: databaseUrl, schema }).catch(() => undefined);
     rmSync(storageDir, { recursive: true, force: true });
   };
   try {
@@ -139,7 +150,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);
-    return { url: gw.url, adminToken, gateway: gw, services, stop };
+    return { url: gw.url, adminToken, gateway: gw, services, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), stop };
   } catch (e) {
     await stop();
     throw e;

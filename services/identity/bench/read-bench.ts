@@ -8,6 +8,7 @@
  *   npx tsx services/identity/bench/read-bench.ts            # queries per request + EXPLAIN, then wrk
  *   BENCH_PHASES=queries npx tsx services/identity/bench/read-bench.ts
  *   BENCH_PROFILE=1 npx tsx services/identity/bench/read-bench.ts   # CPU profile of one wrk run per target
+ *   BENCH_SMOKE=1 npx tsx services/identity/bench/read-bench.ts     # a tenth of the data, one 1-second round each
  *
  * Env: DATABASE_URL (default the local trust Postgres), BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
  * BENCH_THREADS (2), BENCH_ROUNDS (3; the round with the least CPU per request is kept), BENCH_TARGETS
@@ -31,11 +32,14 @@ import { seed, Seeded } from './seed';
 import { runWrk, WrkResult } from '../../../bench/gateway/wrk';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PHASES = (process.env.BENCH_PHASES ?? 'queries,wrk').split(',');
+const SMOKE = !!process.env.BENCH_SMOKE;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 1 : 10));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? (SMOKE ? 8 : 32));
+const THREADS = Number(process.env.BENCH_THREADS ?? (SMOKE ? 1 : 2));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
+const WARMUP = SMOKE ? 0 : 2;
+const SCALE = Number(process.env.BENCH_SCALE ?? (SMOKE ? 0.1 : 1));
+const PHASES = (process.env.BENCH_PHASES ?? (SMOKE ? 'wrk' : 'queries,wrk')).split(',');
 const keys = generateContextKeys();
 const signer = new ContextSigner(keys.privateKey);
 
@@ -155,7 +159,7 @@ async function wrkTarget(svc: RunningService, s: Seeded, t: Target, floorUrl: st
   const url = `${t.floor ? floorUrl : svc.url}${t.path}`;
   const headers = { [CONTEXT_HEADER]: contextFor(t, s.user) };
   const opts = { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
-  await runWrk(url, headers, { ...opts, seconds: 2 });
+  if (WARMUP) await runWrk(url, headers, { ...opts, seconds: WARMUP });
   let best: Measured | null = null;
   for (let i = 0; i < ROUNDS; i++) {
     const pids = poolBackendPids(svc.deps.db);
@@ -194,7 +198,7 @@ async function main(): Promise<void> {
   const svc = await bootService(identityService, { env, schema, port: 0, queuePrefix: `${schema}.` });
   try {
     const t0 = Date.now();
-    const s = await seed(svc.deps.db, Number(process.env.BENCH_SCALE ?? 1));
+    const s = await seed(svc.deps.db, SCALE);
     console.log(`seeded ${schema} in ${Date.now() - t0} ms: ${JSON.stringify(s.counts)}`);
     if (PHASES.includes('queries')) await queries(svc, s);
     if (PHASES.includes('wrk')) {
@@ -214,7 +218,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
