@@ -32,7 +32,6 @@ interface Waiter {
   fail: (e: Error) => void;
 }
 
-
 let workers: Pair | null = null;
 let nextId = 1;
 const waiting = new Map<number, Waiter>();
