@@ -13,6 +13,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 
+/** The workspace root: entry points are relative to it. */
 export const ROOT = path.resolve(__dirname, '..');
 
 /**

@@ -85,7 +85,7 @@ function writer(out: MessagePort, hasher: MessagePort): void {
   });
 }
 
-// Loaded on the main thread (for its types, or by mistake) it does nothing.
+// Imported on the main thread rather than started as a worker, it does nothing.
 if (parentPort) {
   const data = workerData as Md5ThreadData;
   if (data.role === 'hasher') hasher(parentPort, data.writer);
