@@ -103,7 +103,7 @@ describe('npm run build (scripts/build.ts)', () => {
     }
   });
 
-  it('a bundle in dist/ hashes on the built MD5 worker beside it', async () => {
+  it('a bundle in dist/ hashes on the built MD5 worker beside it, run as the gateway (which hashes uploads) runs', async () => {
     const contents = [
       "import { OffloadedMd5 } from './libs/storage/src/md5-worker';",
       'async function main() {',
@@ -116,7 +116,7 @@ describe('npm run build (scripts/build.ts)', () => {
     await build({ ...BUILD_OPTIONS, stdin: { contents, resolveDir: ROOT, sourcefile: 'md5-check.ts', loader: 'ts' }, outfile: path.join(dir, 'dist', 'md5-check.js') });
     const expected = createHash('md5');
     for (let i = 0; i < 12; i++) expected.update(Buffer.alloc(256 * 1024, i));
-    const out = execFileSync(process.execPath, ['dist/md5-check.js'], { cwd: dir, env: { PATH: process.env.PATH }, encoding: 'utf8', timeout: 10_000 });
+    const out = execFileSync(process.execPath, [...PROCESS_ENV.gateway.nodeArgs, 'dist/md5-check.js'], { cwd: dir, env: { PATH: process.env.PATH }, encoding: 'utf8', timeout: 10_000 });
     expect(out).toBe(expected.digest('hex'));
   });
 });
