@@ -4,16 +4,32 @@
 #   docker build --build-arg SERVICE=registry -t anvil/registry .
 # SERVICE is `gateway` or a directory under services/ (identity, registry, project-transfer,
 # work-items, pipelines, alerting). Configuration comes only from the environment (see DESIGN.md).
+# The image runs the compiled fleet (`npm run build`: scripts/build.ts) on Node's current LTS line.
 
-# --- manifests: only package.json files and the lockfile, so the install layer below stays cached
+ARG NODE_VERSION=24
+
+# --- manifests: only package.json files and the lockfile, so the install layers below stay cached
 #     until a dependency changes (a source edit changes nothing this stage outputs)
-FROM node:20-slim AS manifests
+FROM node:${NODE_VERSION}-slim AS manifests
 WORKDIR /app
 COPY . .
 RUN find . -type f ! -name package.json ! -name pnpm-lock.yaml ! -name pnpm-workspace.yaml -delete \
  && find . -type d -empty -delete
 
-FROM node:20-slim
+# --- build: every dependency (the compiler among them), then the sources compiled into dist/
+FROM node:${NODE_VERSION}-slim AS build
+ENV CI=true \
+    npm_config_update_notifier=false \
+    npm_config_cache=/tmp/.npm
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN npx --yes pnpm@10.34.9 install --frozen-lockfile --prod=false
+COPY . .
+RUN npm run build
+
+# --- runtime: production dependencies in one flat node_modules (where the bundles' requires find
+#     them: pnpm's hoisted layout) and dist/; no sources, tests, benches or devDependencies
+FROM node:${NODE_VERSION}-slim AS runtime
 ENV NODE_ENV=production \
     CI=true \
     HOST=0.0.0.0 \
@@ -24,13 +40,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 COPY --from=manifests /app ./
-RUN npx --yes pnpm@10.34.9 install --frozen-lockfile --prod=false \
+RUN npx --yes pnpm@10.34.9 install --frozen-lockfile --prod --config.node-linker=hoisted \
  && rm -rf /tmp/.npm /root/.npm /root/.cache /root/.local/share/pnpm
 
-COPY . .
+COPY --from=build /app/dist ./dist
 
-# Writable at run time: /tmp (tsx's transpile cache, npx's cache; an emptyDir on Kubernetes, where the
-# root filesystem is read-only) and /data (objects when STORAGE_DRIVER=local).
+# Writable at run time: /data (objects when STORAGE_DRIVER=local).
 RUN mkdir -p /data/files && chown -R node:node /data
 USER node
 
@@ -41,4 +56,4 @@ LABEL org.opencontainers.image.title="anvil-${SERVICE}" \
 
 # exec: the process gets SIGTERM directly and shuts down cleanly. The settings before it are
 # libs/runtime/src/process-env.ts (PROCESS_ENV): fewer malloc arenas, a small young generation.
-CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then MALLOC_ARENA_MAX=1 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=2\" exec node --expose-gc --require tsx/cjs gateway/src/main.ts; else MALLOC_ARENA_MAX=2 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec node --require tsx/cjs \"services/$SERVICE/src/main.ts\"; fi"]
+CMD ["sh", "-c", "if [ \"$SERVICE\" = gateway ]; then MALLOC_ARENA_MAX=1 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=2\" exec node --expose-gc dist/gateway.js; else MALLOC_ARENA_MAX=2 NODE_OPTIONS=\"$NODE_OPTIONS --max-semi-space-size=4\" exec node \"dist/$SERVICE.js\"; fi"]

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { PROCESS_ENV, processArgs } from '@anvil/runtime';
+import { PROCESS_ENV } from '@anvil/runtime';
+import { entryPoints } from '../../scripts/build';
 import { generateEnv } from '../scripts/gen-env';
 import {
   BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
-  envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, urlVar, type Doc, type EnvVar,
+  dockerStages, envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, urlVar, type Doc, type EnvVar,
 } from './manifests';
 
 const { kustomization, docs } = loadBase();
@@ -212,7 +213,8 @@ describe('docker-compose.yml', () => {
   it('the bucket creator reads only storage settings', () => {
     const env = Object.keys(composeEnv(services['create-bucket']));
     expect(env.filter((n) => !SHARED_READS.has(n) || !/^(STORAGE_|S3_)/.test(n))).toEqual([]);
-    expect(services['create-bucket'].command.join(' ')).toBe('npx tsx deploy/scripts/ensure-bucket.ts');
+    expect(services['create-bucket'].command.join(' ')).toBe('node dist/ensure-bucket.js');
+    expect(entryPoints()['ensure-bucket']).toBe('deploy/scripts/ensure-bucket.ts');
     expect(fs.existsSync(path.join(ROOT, 'deploy/scripts/ensure-bucket.ts'))).toBe(true);
   });
 
@@ -227,27 +229,52 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
-  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  const node = (role: keyof typeof PROCESS_ENV) => ['node', ...processArgs(role)].join(' ');
+  const { args, stages } = dockerStages(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+  const stage = (name: string) => stages.find((s) => s.name === name)!;
+  const runtime = stages[stages.length - 1];
+  const node = (role: keyof typeof PROCESS_ENV) => ['node', ...PROCESS_ENV[role].nodeArgs].join(' ');
 
-  it('pins pnpm, installs from the lockfile and runs as a non-root user', () => {
-    expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
-    expect(dockerfile).toContain('pnpm@10.34.9 install --frozen-lockfile --prod=false');
-    expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^ARG SERVICE/m);
+  it('builds every stage on the LTS line NODE_VERSION names (24)', () => {
+    expect(args.NODE_VERSION).toBe('24');
+    // Node's even-numbered lines are its LTS lines
+    expect(Number(args.NODE_VERSION) % 2).toBe(0);
+    expect(stages.map((s) => s.from)).toEqual(stages.map(() => 'node:${NODE_VERSION}-slim'));
   });
 
-  it('runs every process with the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
+  it('compiles in a build stage that has every dependency (npm run build: scripts/build.ts)', () => {
+    expect(stages.map((s) => s.name)).toEqual(['manifests', 'build', 'runtime']);
+    expect(stage('build').instructions).toContain('RUN npx --yes pnpm@10.34.9 install --frozen-lockfile --prod=false');
+    expect(stage('build').instructions.at(-1)).toBe('RUN npm run build');
+    expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build).toContain('scripts/build.ts');
+  });
+
+  it('ships production dependencies from the lockfile and dist/, and no sources, tests or benches', () => {
+    expect(stage('manifests').instructions).toContain('RUN find . -type f ! -name package.json ! -name pnpm-lock.yaml ! -name pnpm-workspace.yaml -delete && find . -type d -empty -delete');
+    const copies = runtime.instructions.filter((i) => /^(COPY|ADD)\s/.test(i));
+    expect(copies).toEqual(['COPY --from=manifests /app ./', 'COPY --from=build /app/dist ./dist']);
+    const install = runtime.instructions.filter((i) => i.includes(' install '));
+    expect(install).toEqual([expect.stringContaining('pnpm@10.34.9 install --frozen-lockfile --prod --config.node-linker=hoisted ')]);
+    // what goes into dist/: entry points of processes and the worker they start, none of a test or bench
+    for (const entry of Object.values(entryPoints())) expect(entry).toMatch(/^(gateway|services\/[^/]+|libs\/[^/]+|deploy)\/(src|scripts)\//);
+  });
+
+  it('runs as a non-root user, one image per SERVICE', () => {
+    expect(runtime.instructions).toContain('USER node');
+    expect(runtime.instructions.some((i) => /^ARG SERVICE/.test(i))).toBe(true);
+  });
+
+  it('runs every process compiled, with plain node and the settings the fleet runs with (libs/runtime PROCESS_ENV)', () => {
     const { gateway, service } = PROCESS_ENV;
-    const cmd = dockerfile.split('\n').find((l) => l.startsWith('CMD '))!;
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec ${node('gateway')} gateway/src/main.ts`);
-    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec ${node('service')} \\"services/$SERVICE/src/main.ts\\"`);
+    const cmd = runtime.instructions.find((l) => l.startsWith('CMD '))!;
+    expect(cmd).not.toMatch(/tsx|\.ts\b/);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${gateway.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${gateway.NODE_OPTIONS}\\" exec ${node('gateway')} dist/gateway.js`);
+    expect(cmd).toContain(`MALLOC_ARENA_MAX=${service.MALLOC_ARENA_MAX} NODE_OPTIONS=\\"$NODE_OPTIONS ${service.NODE_OPTIONS}\\" exec ${node('service')} \\"dist/$SERVICE.js\\"`);
   });
 
-  it.each(PROCESSES)('has an entry point for %s', (name) => {
+  it.each(PROCESSES)('builds dist/%s.js from its entry point', (name) => {
     const entry = name === 'gateway' ? 'gateway/src/main.ts' : `services/${name}/src/main.ts`;
+    expect(entryPoints()[name]).toBe(entry);
     expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
-    expect(dockerfile).toContain(name === 'gateway' ? `exec ${node('gateway')} gateway/src/main.ts` : `exec ${node('service')} \\"services/$SERVICE/src/main.ts\\"`);
   });
 });
 

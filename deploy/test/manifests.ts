@@ -140,3 +140,31 @@ export function composeEnv(service: any): Record<string, string> {
   if (!Array.isArray(env)) return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v ?? '')]));
   return Object.fromEntries((env as string[]).map((l) => [l.split('=')[0], l.slice(l.indexOf('=') + 1)]));
 }
+
+/** One stage of a Dockerfile: its `FROM` image, its name, and its instructions (continuations joined, spaces collapsed). */
+export interface DockerStage {
+  from: string;
+  name: string | undefined;
+  instructions: string[];
+}
+
+/** The Dockerfile's global `ARG`s (before the first `FROM`) and its stages, in order. */
+export function dockerStages(text: string): { args: Record<string, string>; stages: DockerStage[] } {
+  const instructions = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l && !l.startsWith('#'));
+  const args: Record<string, string> = {};
+  const stages: DockerStage[] = [];
+  for (const line of instructions) {
+    const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?$/i.exec(line);
+    if (from) stages.push({ from: from[1], name: from[2], instructions: [] });
+    else if (stages.length) stages[stages.length - 1].instructions.push(line);
+    else if (/^ARG\s+/i.test(line)) {
+      const [k, v = ''] = line.replace(/^ARG\s+/i, '').split('=');
+      args[k] = v;
+    }
+  }
+  return { args, stages };
+}

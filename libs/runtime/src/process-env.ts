@@ -32,9 +32,9 @@ export function withProcessEnv(role: keyof typeof PROCESS_ENV, env: Record<strin
 }
 
 /**
- * The node arguments a process of `role` runs with before its entry file: its `nodeArgs`, then tsx's
- * CommonJS hooks (no loader thread, unlike `--import tsx`). The fleet spawns with them; the
- * Dockerfile's command is checked against them.
+ * The node arguments a process of `role` runs from source with, before its entry file: its
+ * `nodeArgs`, then tsx's CommonJS hooks (no loader thread, unlike `--import tsx`). The fleet spawns
+ * with them; the image runs the compiled entry with `nodeArgs` alone (`deploy/test` checks it).
  */
 export function processArgs(role: keyof typeof PROCESS_ENV): string[] {
   return [...PROCESS_ENV[role].nodeArgs, '--require', 'tsx/cjs'];

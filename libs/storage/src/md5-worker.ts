@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { MessageChannel, Worker } from 'node:worker_threads';
-import { HASHER_SOURCE, WRITER_SOURCE } from './md5-worker-source';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { MessageChannel, Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Md5Answer, Md5ThreadData } from './md5-worker-thread';
 
 /**
  * MD5 on a worker thread: the slowest of the three digests runs beside SHA-1 and SHA-256 on the main
@@ -9,7 +11,7 @@ import { HASHER_SOURCE, WRITER_SOURCE } from './md5-worker-source';
  * batches are out, so memory stays bounded and nothing is allocated per batch. Given a file
  * descriptor, a second worker writes each hashed batch at its offset (`pwrite`) before it comes
  * back, so a received body reaches the disk without a trip through libuv's thread pool per chunk,
- * and without the writing waiting behind the hashing (`md5-worker-source.ts`).
+ * and without the writing waiting behind the hashing (`md5-worker-thread.ts`).
  */
 
 /** Batch size of the bytes sent to the workers. */
@@ -28,15 +30,6 @@ interface Waiter {
   acks: () => void;
   done: (hex: string) => void;
   fail: (e: Error) => void;
-}
-
-interface Reply {
-  id: number;
-  ack?: boolean;
-  hex?: string;
-  error?: string;
-  dropped?: boolean;
-  data?: ArrayBuffer;
 }
 
 let workers: Pair | null = null;
@@ -78,7 +71,7 @@ function forget(id: number): void {
   }
 }
 
-function onReply(m: Reply): void {
+function onReply(m: Md5Answer): void {
   if (m.data && spare.length < MAX_IN_FLIGHT) spare.push(m.data);
   const waiter = waiting.get(m.id);
   if (!waiter) return;
@@ -88,13 +81,28 @@ function onReply(m: Reply): void {
   else waiter.fail(new Error(m.dropped ? 'digest abandoned' : `could not write the body: ${m.error}`));
 }
 
+/**
+ * Starts the thread module as `data.role`. Built, it is `md5-worker-thread.js` beside this file (in
+ * the bundle: beside the bundle) and runs as it is. From source, it is TypeScript, which a worker
+ * thread loads through tsx's CommonJS hooks: required first by a bootstrap, because a worker does not
+ * get the transform of the code that starts it (jest's), and the hooks cannot go in `execArgv`, which
+ * refuses the process's own flags (the gateway's `--expose-gc`).
+ */
+function startThread(data: Md5ThreadData, options: WorkerOptions): Worker {
+  const built = path.join(__dirname, 'md5-worker-thread.js');
+  if (existsSync(built)) return new Worker(built, { ...options, workerData: data });
+  const source = path.join(__dirname, 'md5-worker-thread.ts');
+  const bootstrap = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`;
+  return new Worker(bootstrap, { ...options, eval: true, workerData: data });
+}
+
 function shared(): Pair {
   if (workers) return workers;
   // Small heaps: the workers only hold hash states and the batches passing through.
   const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
   const { port1, port2 } = new MessageChannel();
-  const writer = new Worker(WRITER_SOURCE, { eval: true, resourceLimits, workerData: { hasher: port2 }, transferList: [port2] });
-  const hasher = new Worker(HASHER_SOURCE, { eval: true, resourceLimits, workerData: { writer: port1 }, transferList: [port1] });
+  const writer = startThread({ role: 'writer', hasher: port2 }, { resourceLimits, transferList: [port2] });
+  const hasher = startThread({ role: 'hasher', writer: port1 }, { resourceLimits, transferList: [port1] });
   const pair = { hasher, writer };
   workers = pair;
   for (const [name, w] of Object.entries(pair)) {
