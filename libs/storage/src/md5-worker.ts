@@ -88,11 +88,14 @@ function onReply(m: Md5Answer): void {
  * get the transform of the code that starts it (jest's), and the hooks cannot go in `execArgv`, which
  * refuses the process's own flags (the gateway's `--expose-gc`).
  */
+/** tsx's hooks, a development dependency: named through a constant so a bundle does not list it as one of its imports. */
+const TS_HOOKS = 'tsx/cjs';
+
 function startThread(data: Md5ThreadData, options: WorkerOptions): Worker {
   const built = path.join(__dirname, 'md5-worker-thread.js');
   if (existsSync(built)) return new Worker(built, { ...options, workerData: data });
   const source = path.join(__dirname, 'md5-worker-thread.ts');
-  const bootstrap = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(source)});`;
+  const bootstrap = `require(${JSON.stringify(require.resolve(TS_HOOKS))}); require(${JSON.stringify(source)});`;
   return new Worker(bootstrap, { ...options, eval: true, workerData: data });
 }
 
