@@ -6,12 +6,6 @@ import type { GatewaySigner } from './signer';
 import type { Transfers } from './transfers';
 
 /**
- * The registry's file uploads (the only requests it pre-authorises): v2 `…/revisions/:r/files/:f` (recipe
- * or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
- */
-export const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
-
-/**
  * Largest declared upload stored before the service is asked: one trip to it (the stored body)
  * instead of two (a pre-authorisation overlapping the body, then the stored body), which for small
  * bodies costs more than the overlap saves. A refused one costs at most this much writing and deleting.
@@ -50,7 +44,7 @@ export async function acceleratedUpload(req: IncomingMessage, res: ServerRespons
     return forwardStored(req, res, deps, spec, ctx, stored);
   }
   const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
-  const authorizing = transfers.authorize(spec.upstream, spec.path, requestHeaders(req, { ...spec, bodyless: true, context: deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
+  const authorizing = transfers.authorize(spec.upstream, req.method ?? 'PUT', spec.path, requestHeaders(req, { ...spec, bodyless: true, context: deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
   let body = waitsForContinue ? null : transfers.begin(req);
   let answer: Awaited<typeof authorizing>;
   try {

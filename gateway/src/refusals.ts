@@ -37,7 +37,7 @@ export const refusals = {
   badGateway: (): Refusal => ({ status: 502, body: { message: '502 Bad Gateway' } }),
   /** An accelerated upload over the service's limit (GitLab's `file_too_large!`); the rest is not read. */
   fileTooLarge: (): Refusal => ({ status: 400, body: { message: '400 Bad request - File is too large' }, headers: { Connection: 'close' } }),
-  /** An accelerated download whose stored object is gone (the registry's answer for a missing file). */
+  /** An accelerated download whose stored object is gone (the answer services give for a missing file). */
   fileNotFound: (): Refusal => ({ status: 404, body: { message: '404 Not found' } }),
   gatewayTimeout: (): Refusal => ({ status: 504, body: { message: '504 Gateway Timeout' } }),
   /** A malformed string in the path, the query or the credentials (`malformed.ts`). */
