@@ -12,7 +12,7 @@ import { CredentialReader, QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
-import { refuse, Refusal, RefusalError, refusals } from './refusals';
+import { refuse, Refusal, RefusalError, refusals, replyDirectly } from './refusals';
 import { ScopeResolver } from './resolver';
 import { RouteDef, ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
@@ -44,9 +44,6 @@ interface Trace {
 
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BIG_BODY = 64 * 1024;
-/** Security headers GitLab sets on every API response. */
-const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
 
 /**
  * The request pipeline: route → authenticate → rate limit → resolve `:id` → sign context → forward.
@@ -270,21 +267,7 @@ export class Gateway {
   }
 
   private reply(req: IncomingMessage, res: ServerResponse, trace: Trace, status: number, type: string, body: string, extra?: Record<string, string>): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const len = Number(req.headers['content-length'] ?? 0);
-    // An unread upload is not drained: the connection closes after this answer.
-    if (req.headers['transfer-encoding'] || len > BIG_BODY) res.shouldKeepAlive = false;
-    res.writeHead(status, {
-      'Content-Type': type,
-      'Content-Length': Buffer.byteLength(body),
-      ...SECURITY_HEADERS,
-      'X-Request-Id': trace.rid,
-      ...extra,
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    replyDirectly(req, res, trace.rid, status, type, body, extra);
   }
 
   private fail(req: IncomingMessage, res: ServerResponse, trace: Trace, e: unknown): void {
