@@ -65,6 +65,32 @@ function required(config: GatewayConfig): { privateKey: string; internalToken: s
   return { privateKey, internalToken: config.INTERNAL_API_TOKEN };
 }
 
+/** Storage for accelerated transfers, prepared, with its sweep of unclaimed upload bodies running. */
+async function startTransfers(config: GatewayConfig, logger: Logger): Promise<Transfers> {
+  const storage = createStorage(config);
+  await prepareStorage(storage);
+  const transfers = new Transfers(storage, logger, config.CLIENT_SEND_TIMEOUT_MS);
+  transfers.startSweeping();
+  return transfers;
+}
+
+/**
+ * Subscribes the gateway's cache invalidation to identity's events and those its routes name, on the
+ * given bus or, for an amqp(s) AMQP_URL, on one it creates (`ownBus`, to close with the subscription).
+ */
+async function subscribeCaches(gateway: Gateway, config: GatewayConfig, opts: StartGatewayOptions, logger: Logger): Promise<{ sub?: Subscription; ownBus?: EventBus }> {
+  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ;
+  // `require`, not `import()`: the process runs under tsx's CommonJS hooks, which a dynamic import bypasses
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (require('@anvil/events') as typeof import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
+  const bus = opts.bus ?? ownBus;
+  if (!bus) return { ownBus };
+  // one transient queue per gateway process: every replica hears every event that concerns its caches
+  const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
+  const queue = `${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`;
+  const sub = await bus.subscribe(queue, ['identity.#', ...gateway.eventPatterns], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
+  return { sub, ownBus };
+}
+
 /**
  * Starts the gateway: config → signer → storage for accelerated transfers → identity client →
  * upstream agents → cache-invalidation subscription → listen. `stop()` closes the server, the subscription and a bus it created.
@@ -76,13 +102,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
-  let transfers: Transfers | undefined;
-  if (config.ACCELERATED_TRANSFERS) {
-    const storage = createStorage(config);
-    await prepareStorage(storage);
-    transfers = new Transfers(storage, logger, config.CLIENT_SEND_TIMEOUT_MS);
-    transfers.startSweeping();
-  }
+  const transfers = config.ACCELERATED_TRANSFERS ? await startTransfers(config, logger) : undefined;
   const gateway = new Gateway({
     config,
     signer,
@@ -94,15 +114,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     routes: opts.routes,
   });
 
-  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ;
-  // `require`, not `import()`: the process runs under tsx's CommonJS hooks, which a dynamic import bypasses
-  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (require('@anvil/events') as typeof import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
-  const bus = opts.bus ?? ownBus;
-  let sub: Subscription | undefined;
-  // one transient queue per gateway process: every replica hears every event that concerns its caches
-  const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
-  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`, ['identity.#', ...gateway.eventPatterns], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
-
+  const { sub, ownBus } = await subscribeCaches(gateway, config, opts, logger);
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
   server.on('checkContinue', gateway.handle);
   await new Promise<void>((resolve, reject) => {
