@@ -8,11 +8,14 @@ import { ROUTES } from '../src';
 import { Echo, startEcho } from './support/echo';
 import { deadPort, startTestGateway } from './support/gateway';
 
-/** A routing table with two more entries: job artifacts whose bodies the gateway stores, and job traces it streams. */
+/**
+ * A routing table with two more entries: job artifacts whose bodies the gateway stores, and job traces
+ * it streams, whose reused answers `pipelines.` events forget.
+ */
 const WITH_ARTIFACTS: RouteDef[] = [
   ...ROUTES,
   { pattern: '/jobs/:job/artifacts', service: 'pipelines', resolve: 'none', storesBodies: { methods: ['POST'] } },
-  { pattern: '/jobs/:job/trace', service: 'pipelines', resolve: 'none' },
+  { pattern: '/jobs/:job/trace', service: 'pipelines', resolve: 'none', reusedAnswers: { writtenBy: 'pipelines.' } },
 ];
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -59,5 +62,15 @@ describe('a routing-table entry that says the gateway stores bodies', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ bytes: body.length, sha256: sha256(body) });
     expect(res.body.ctx.transfer).toBeUndefined();
+  });
+});
+
+describe('a routing-table entry that says which events forget reused answers', () => {
+  it('adds those events to what the gateway hears, and one of them bumps its project', () => {
+    expect(gw.gateway.eventPatterns.sort()).toEqual(['pipelines.#', 'registry.#']);
+    const before = gw.gateway.reusedAnswers.generation(5);
+    gw.gateway.invalidate('pipelines.job.updated', { project_id: 5 });
+    expect(gw.gateway.reusedAnswers.generation(5)).toBe(before + 1);
+    expect(gw.gateway.reusedAnswers.generation(6)).toBe(before);
   });
 });
