@@ -1,15 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContext, StoredUpload, TransferFields, UploadReservation } from '@anvil/auth';
+import type { StoredUpload, UploadReservation } from '@anvil/auth';
+import type { OutgoingContext } from './outgoing';
 import { forward, type ForwardSpec, isUpstreamTimeout, requestHeaders, responseHeaders } from './proxy';
 import { type Refusal, refusals } from './refusals';
 import type { GatewaySigner } from './signer';
 import type { Transfers } from './transfers';
-
-/**
- * The registry's file uploads (the only requests it pre-authorises): v2 `…/revisions/:r/files/:f` (recipe
- * or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
- */
-export const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
 
 /**
  * Largest declared upload stored before the service is asked: one trip to it (the stored body)
@@ -26,9 +21,6 @@ export interface UploadDeps {
   refuse(r: Refusal): void;
 }
 
-/** The context of the upload's request, before the transfer phase is added. */
-type UploadContext = Omit<RequestContext, 'v' | 'exp'> & TransferFields;
-
 /**
  * An upload the gateway stores itself: the body goes to storage with its digests and the request is
  * forwarded without it, naming what was stored. A body of a known length up to
@@ -38,7 +30,7 @@ type UploadContext = Omit<RequestContext, 'v' | 'exp'> & TransferFields;
  * streams (or before the client sends a byte), and a refusal stops the body, discards it and is
  * relayed as the service gave it. A body nobody claimed is deleted.
  */
-export async function acceleratedUpload(req: IncomingMessage, res: ServerResponse, rid: string, deps: UploadDeps, spec: Omit<ForwardSpec, 'context'>, ctx: UploadContext): Promise<void> {
+export async function acceleratedUpload(req: IncomingMessage, res: ServerResponse, rid: string, deps: UploadDeps, spec: Omit<ForwardSpec, 'context'>, ctx: OutgoingContext): Promise<void> {
   const { transfers } = deps;
   const length = req.headers['content-length'];
   const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
@@ -50,7 +42,7 @@ export async function acceleratedUpload(req: IncomingMessage, res: ServerRespons
     return forwardStored(req, res, deps, spec, ctx, stored);
   }
   const authorizeCtx: typeof ctx = { ...ctx, transfer: { phase: 'authorize', declared } };
-  const authorizing = transfers.authorize(spec.upstream, spec.path, requestHeaders(req, { ...spec, bodyless: true, context: deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
+  const authorizing = transfers.authorize(spec.upstream, req.method ?? 'PUT', spec.path, requestHeaders(req, { ...spec, bodyless: true, context: deps.signer.sign(authorizeCtx) }), spec.timeoutMs);
   let body = waitsForContinue ? null : transfers.begin(req);
   let answer: Awaited<typeof authorizing>;
   try {
@@ -79,7 +71,7 @@ export async function acceleratedUpload(req: IncomingMessage, res: ServerRespons
 }
 
 /** Forwards an upload without its body, naming the object stored for it (deleted unless the service takes it). */
-function forwardStored(req: IncomingMessage, res: ServerResponse, deps: UploadDeps, spec: Omit<ForwardSpec, 'context'>, ctx: UploadContext, stored: StoredUpload, reservation?: UploadReservation): void {
+function forwardStored(req: IncomingMessage, res: ServerResponse, deps: UploadDeps, spec: Omit<ForwardSpec, 'context'>, ctx: OutgoingContext, stored: StoredUpload, reservation?: UploadReservation): void {
   const { transfers } = deps;
   const storedCtx: typeof ctx = { ...ctx, transfer: { phase: 'stored', upload: stored, ...(reservation ? { reservation } : {}) } };
   const final: ForwardSpec = {

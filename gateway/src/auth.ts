@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Actor, IdentityClient, RequestContext, ResolvedToken, TokenFailure } from '@anvil/auth';
 import { TtlCache } from './cache';
-import { Credential, QueryParams, readCredential, readSudo } from './credentials';
-import { RegistryJwtVerifier } from './jwt';
+import { Credential, CredentialReader, QueryParams, readSudo } from './credentials';
 import { refuse, Refusal, refusals } from './refusals';
+import type { CredentialKind } from './routes';
 
 /** Who the request acts as, after authentication and `sudo`. */
 export interface Principal {
@@ -22,8 +22,8 @@ export interface AuthRequest {
   method: string;
   headers: IncomingHttpHeaders;
   query: QueryParams;
-  /** Registry routes: only their JWT and Basic with a token read, scopes passed through for the registry to judge. */
-  registry: boolean;
+  /** Which credentials count on the route (a personal access token's scopes are judged only where one is read). */
+  credentials: CredentialKind;
   /** The first path segment after /api/v4 (`user`/`users` routes also accept `read_user`). */
   area: string;
 }
@@ -59,15 +59,12 @@ export class Authenticator {
   private readonly tokens: TtlCache<TokenResult>;
   private readonly tokenIds: TtlCache<TokenResult>;
   private readonly users: TtlCache<Actor | null>;
-  /** Registry JWTs whose signature verified (the token behind one is still resolved, and cached, as above). */
-  private readonly jwts: RegistryJwtVerifier;
 
   constructor(
     private readonly identity: IdentityClient,
-    jwtSecret: string | undefined,
+    private readonly credentials: CredentialReader,
     ttlMs: number,
   ) {
-    this.jwts = new RegistryJwtVerifier(jwtSecret);
     const negative = Math.min(ttlMs, 2000);
     this.tokens = new TtlCache<TokenResult>(ttlMs, negative, isError);
     this.tokenIds = new TtlCache<TokenResult>(ttlMs, negative, isError);
@@ -83,9 +80,9 @@ export class Authenticator {
 
   /** The request's principal; throws a RefusalError with GitLab's answer when it must be refused. */
   async authenticate(req: AuthRequest): Promise<Principal> {
-    const cred = readCredential(req.headers, req.query, req.registry);
+    const cred = this.credentials.read(req.credentials, req.headers, req.query);
     const p = await this.principal(cred);
-    // only a personal access token is judged here (registry routes never read one: their scopes are the registry's to judge)
+    // only a personal access token is judged here (routes that read other credentials leave scopes to their service)
     if (p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area)) {
       refuse(refusals.insufficientScope(API_SCOPES));
     }
@@ -103,25 +100,22 @@ export class Authenticator {
         return { user: r.user, scopes: r.scopes, auth: 'pat', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
       }
       case 'jwt':
-        return this.fromJwt(cred.token);
+        return this.fromJwt(cred.tokenId, cred.userId);
       case 'basic':
         return this.fromBasic(cred.password);
     }
   }
 
-  /** A registry JWT: valid signature and expiry, and its token still valid; otherwise anonymous. */
-  private async fromJwt(token: string): Promise<Principal> {
-    const claims = this.jwts.verify(token);
-    if (!claims) return ANONYMOUS;
-    const key = `${claims.access_token}:${claims.user_id}`;
-    const r = await this.tokenIds.get(key, () => this.identity.resolveTokenId(claims.access_token, claims.user_id));
-    if (isError(r) || r.user.id !== claims.user_id) return ANONYMOUS;
+  /** A verified JWT naming token `tokenId` of `userId`: that token if still valid and its user's; otherwise anonymous. */
+  private async fromJwt(tokenId: number, userId: number): Promise<Principal> {
+    const r = await this.tokenIds.get(`${tokenId}:${userId}`, () => this.identity.resolveTokenId(tokenId, userId));
+    if (isError(r) || r.user.id !== userId) return ANONYMOUS;
     return { user: r.user, scopes: r.scopes, auth: 'jwt', tokenId: r.token_id, tokenExpiresAt: r.expires_at };
   }
 
   /**
-   * Basic on registry routes: the password as a personal access token; anything else (an account
-   * password, a revoked or unknown token) counts as no credentials, as on GitLab's Conan routes.
+   * Basic where it counts: the password as a personal access token; anything else (an account
+   * password, a revoked or unknown token) counts as no credentials.
    */
   private async fromBasic(password: string): Promise<Principal> {
     if (!password) return ANONYMOUS;

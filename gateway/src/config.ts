@@ -1,8 +1,15 @@
 import { bool, ConfigOf, int, oneOf, port, Schema, serviceSchema, str, url } from '@anvil/config';
+import { credentialSettings } from './credentials';
+import { SERVICES } from './routes';
 
 const httpUrl = (def: string) => url(['http', 'https'], def);
 
-/** Everything the gateway reads from its environment. Upstream URLs default to loopback ports 7101..7106. */
+type UrlVariable = (typeof SERVICES)[keyof typeof SERVICES]['urlVariable'];
+
+/** Where each service of the routing table listens: its variable, by default its loopback port. */
+const upstreamUrls = Object.fromEntries(Object.values(SERVICES).map((s) => [s.urlVariable, httpUrl(`http://127.0.0.1:${s.port}`)])) as Record<UrlVariable, ReturnType<typeof httpUrl>>;
+
+/** Everything the gateway reads from its environment. Upstream URLs default to the loopback ports of `SERVICES`. */
 export const configSchema = {
   PORT: port(8080),
   HOST: str('127.0.0.1'),
@@ -10,12 +17,7 @@ export const configSchema = {
   PUBLIC_URL: httpUrl('http://127.0.0.1:8080'),
   /** Ed25519 private key (PEM; `\n`-escaped single-line values accepted) that signs the request context. */
   GATEWAY_PRIVATE_KEY: str(null),
-  IDENTITY_URL: httpUrl('http://127.0.0.1:7101'),
-  REGISTRY_URL: httpUrl('http://127.0.0.1:7102'),
-  PROJECT_TRANSFER_URL: httpUrl('http://127.0.0.1:7103'),
-  WORK_ITEMS_URL: httpUrl('http://127.0.0.1:7104'),
-  PIPELINES_URL: httpUrl('http://127.0.0.1:7105'),
-  ALERTING_URL: httpUrl('http://127.0.0.1:7106'),
+  ...upstreamUrls,
   /** Shared token for identity's /internal API (token and :id resolution). */
   INTERNAL_API_TOKEN: str(null),
   /** Event bus for cache invalidation (`identity.#`); memory:// means none in a standalone process. */
@@ -25,9 +27,8 @@ export const configSchema = {
   /** The topic exchange events travel on. */
   EVENTS_EXCHANGE: str('anvil.events'),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-  /** HS256 secret of the registry's Conan JWTs (required; the registry holds the same). */
-  CONAN_JWT_SECRET: str(null),
-  /** FIPS mode, as the registry's: every registry (Conan) route answers `404 Not Found` before anything else. */
+  ...credentialSettings,
+  /** FIPS mode: every route whose entry says `notFoundInFips` answers `404 Not Found` before anything else. */
   FIPS_MODE: bool(false),
   /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
   RATE_LIMIT_PER_MINUTE: int(0, 0),
@@ -46,8 +47,9 @@ export const configSchema = {
   /** How long token and :id resolutions are cached (ms); kept short so revocation applies quickly. */
   AUTH_CACHE_TTL_MS: int(5000, 0, 5000),
   /**
-   * Accelerated transfers (as GitLab Workhorse): the gateway stores registry upload bodies and sends
-   * stored files itself, so it needs the same storage settings as the registry (STORAGE_*, S3_*).
+   * Accelerated transfers (as GitLab Workhorse): on routes whose entry says so, the gateway stores
+   * upload bodies and sends stored files itself, so it needs the same storage settings as those
+   * services (STORAGE_*, S3_*).
    * Turn off when the gateway cannot reach that storage.
    */
   ACCELERATED_TRANSFERS: bool(true),

@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONTEXT_HEADER, IdentityClient, RequestContext, type TransferFields } from '@anvil/auth';
+import { CONTEXT_HEADER, IdentityClient } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
 import { AccessLog } from './access-log';
+import { acceleratedUpload } from './accelerated-upload';
+import { type KeptAnswer, KeptAnswers, REUSED_ANSWERS_MAX, SHARED_ANSWERS_MAX } from './answers';
 import { watchBody } from './client-timeouts';
 import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
-import { QueryParams } from './credentials';
+import { CredentialReader, QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
-import { refuse, Refusal, RefusalError, refusals } from './refusals';
-import { Resolution, ScopeResolver } from './resolver';
-import { ROUTES, ServiceName } from './routes';
+import { refuse, Refusal, RefusalError, refusals, replyDirectly } from './refusals';
+import { ScopeResolver } from './resolver';
+import { RouteDef, ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
-import { parseTarget, Target } from './target';
-import { acceleratedUpload, CONAN_FILE_UPLOAD } from './accelerated-upload';
-import { ReusedAnswers } from './reused-answers';
-import { SharedAnswers } from './shared-answers';
+import { outgoing, type Outgoing, type OutgoingContext, type Prepared, storesBody } from './outgoing';
+import { type Forwardable, parseTarget, Target } from './target';
 import type { Transfers } from './transfers';
 
 /** What the gateway needs, already built. */
@@ -28,8 +28,10 @@ export interface GatewayDeps {
   upstreams: Record<ServiceName, Upstream>;
   accessLog: AccessLog;
   logger: Logger;
-  /** Accelerated registry transfers (absent: every body is proxied). */
+  /** Accelerated transfers on routes whose entry asks for them (absent: every body is proxied). */
   transfers?: Transfers;
+  /** The routing table (default ROUTES). */
+  routes?: RouteDef[];
 }
 
 /** Per-request facts the access log reports. */
@@ -40,40 +42,40 @@ interface Trace {
   service: ServiceName | null;
 }
 
-type Forwardable = Extract<Target, { kind: 'api' | 'alert' }>;
-
-/** Who the request acts as and what its `:id` resolved to. */
-interface Prepared {
-  principal: Principal;
-  scope: Resolution;
-}
-
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BIG_BODY = 64 * 1024;
-/** Security headers GitLab sets on every API response. */
-const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
 
 /**
  * The request pipeline: route → authenticate → rate limit → resolve `:id` → sign context → forward.
- * Every refusal is GitLab's body; every request produces one access-log record.
+ * What happens at each step for a request is what its routing-table entry says. Every refusal is
+ * GitLab's body; every request produces one access-log record.
  */
 export class Gateway {
-  readonly matcher = new RouteMatcher(ROUTES);
+  readonly matcher: RouteMatcher;
   readonly auth: Authenticator;
   readonly resolver: ScopeResolver;
   private readonly limiter?: RateLimiter;
   private readonly counts = new Map<number, number>();
-  /** Answers services marked as the same for every caller (Conan `ping`). */
-  readonly sharedAnswers = new SharedAnswers();
-  /** Answers the registry marked reusable for the same caller (Conan v2 file downloads, authenticate). */
-  readonly reusedAnswers = new ReusedAnswers();
+  /** Answers services marked as the same for every caller. */
+  readonly sharedAnswers = new KeptAnswers(SHARED_ANSWERS_MAX);
+  /** Answers services marked reusable by the same caller, on routes whose entry allows it. */
+  readonly reusedAnswers = new KeptAnswers(REUSED_ANSWERS_MAX);
+  /** Event type prefixes that announce a write to a project's reused answers (from the routing table). */
+  private readonly writtenBy: string[];
 
   constructor(private readonly deps: GatewayDeps) {
+    const routes = deps.routes ?? ROUTES;
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
-    this.auth = new Authenticator(deps.identity, deps.config.CONAN_JWT_SECRET as string, ttl);
+    this.matcher = new RouteMatcher(routes);
+    this.auth = new Authenticator(deps.identity, new CredentialReader(deps.config), ttl);
     this.resolver = new ScopeResolver(deps.identity, ttl);
+    this.writtenBy = [...new Set(routes.flatMap((r) => (r.reusedAnswers ? [r.reusedAnswers.writtenBy] : [])))];
     if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
+  }
+
+  /** The event patterns besides identity's whose events `invalidate` must hear (`<prefix>#`). */
+  get eventPatterns(): string[] {
+    return this.writtenBy.map((prefix) => `${prefix}#`);
   }
 
   /**
@@ -95,11 +97,11 @@ export class Gateway {
   };
 
   /**
-   * Identity changed something: drop what may now be stale. A registry event (another replica wrote
-   * a project's packages): that project's reused answers go.
+   * Identity changed something: drop what may now be stale. An event a route's `reusedAnswers` names
+   * (another replica wrote a project's data): that project's reused answers go.
    */
   invalidate(eventType?: string, data?: unknown): void {
-    if (eventType?.startsWith('registry.')) {
+    if (eventType && this.writtenBy.some((prefix) => eventType.startsWith(prefix))) {
       const project = (data as { project_id?: unknown } | undefined)?.project_id;
       this.reusedAnswers.written(typeof project === 'number' ? project : null);
       return;
@@ -138,114 +140,109 @@ export class Gateway {
   private async proxy(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable): Promise<void> {
     trace.service = target.service;
     const prepared = target.kind === 'api' ? await this.prepareApi(req, trace, target) : await this.prepareAlert(target);
-    this.dispatch(req, res, trace, target, prepared);
+    const out = outgoing(req, trace.rid, target, prepared, { base: this.deps.config.PUBLIC_URL as string, transfers: !!this.deps.transfers, generation: (p) => this.reusedAnswers.generation(p) });
+    this.dispatch(req, res, trace, out);
   }
 
-  /** API routes: authenticate (scopes, sudo), rate limit, resolve `:id`. Refusals are thrown. */
+  /** API routes: authenticate (scopes, sudo), rate limit, resolve `:id`, each as the route says. Refusals are thrown. */
   private async prepareApi(req: IncomingMessage, trace: Trace, target: Extract<Target, { kind: 'api' }>): Promise<Prepared> {
-    const registry = target.route.auth === 'registry';
-    // GitLab's Conan routes: FIPS mode first, before any credential is looked at
-    if (registry && this.deps.config.FIPS_MODE) refuse(refusals.messageNotFound());
+    const { route } = target;
+    // before any credential is looked at
+    if (route.notFoundInFips && this.deps.config.FIPS_MODE) refuse(refusals.messageNotFound());
     const method = req.method ?? 'GET';
-    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), registry, area: target.segs[0] });
+    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), credentials: route.credentials, area: target.segs[0] });
     trace.user = principal.user?.id ?? null;
     const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
     if (limited) refuse(limited);
-    // and a Conan write without a caller is 401 before its project is looked up (`authenticate_non_get!`)
-    const signInFirst = target.route.authenticated || (registry && method !== 'GET' && method !== 'HEAD');
+    // before the project is looked up
+    const signInFirst = route.authenticated || (route.authenticatedWrites && method !== 'GET' && method !== 'HEAD');
     if (signInFirst && !principal.user) refuse(refusals.unauthorized());
-    return { principal, scope: await this.resolver.resolve(target.route, target.segs, principal.user) };
+    return { principal, scope: await this.resolver.resolve(route, target.segs, principal.user) };
   }
 
-  /** Alert endpoints: the integration key is the alerting service's to check; the project must exist. */
+  /** Alert endpoints: the integration key is the service's to check; the project must exist. */
   private async prepareAlert(target: Extract<Target, { kind: 'alert' }>): Promise<Prepared> {
     const project = await this.resolver.project(target.projectPath, null);
     if (!project) refuse(refusals.messageNotFound());
     return { principal: ANONYMOUS, scope: { project } };
   }
 
-  /** Signs the context for the forwarded method and path, and streams the request upstream. */
-  private dispatch(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable, { principal, scope }: Prepared): void {
-    const method = req.method ?? 'GET';
-    const path = target.forwardPath(scope.project?.id);
-    const answerKey = method === 'GET' ? `${target.service} ${path}` : null;
-    const shared = answerKey ? this.sharedAnswers.get(answerKey) : undefined;
-    if (shared) {
-      res.writeHead(shared.status, [...shared.headers, ...perRequestHeaders(trace.rid)]);
-      res.end(shared.body);
-      return;
-    }
-    const registry = target.kind === 'api' && target.service === 'registry';
-    const accelerated = registry && !!this.deps.transfers;
-    const projectId = scope.project?.id ?? null;
-    // the same caller with the same rights asking the same: what the registry answered before, if it said so
-    const reuse = registry && method === 'GET' ? { key: `${path}\n${JSON.stringify(principal)}\n${JSON.stringify(scope)}`, generation: this.reusedAnswers.generation(projectId) } : null;
-    const writes = registry && method !== 'GET' && method !== 'HEAD';
-    if (writes) this.reusedAnswers.written(projectId);
-    const ctx: Omit<RequestContext, 'v' | 'exp'> & TransferFields = {
-      rid: trace.rid,
-      m: method,
-      p: path,
-      base: this.deps.config.PUBLIC_URL as string,
-      user: principal.user,
-      scopes: principal.scopes,
-      auth: principal.auth,
-      token_id: principal.tokenId,
-      token_expires_at: principal.tokenExpiresAt,
-      impersonator: principal.impersonator,
-      project: scope.project,
-      group: scope.group,
-      ...(accelerated ? { send_file: true as const } : {}),
-    };
-    const invalidates = target.service === 'identity' && method !== 'GET' && method !== 'HEAD';
-    const base: Omit<ForwardSpec, 'context'> = {
-      upstream: this.deps.upstreams[target.service],
-      path,
-      requestId: trace.rid,
-      contextHeader: CONTEXT_HEADER,
-      timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
-      sendTimeoutMs: this.deps.config.CLIENT_SEND_TIMEOUT_MS,
-      keepAuthorization: target.kind === 'alert' || target.route.auth === 'registry',
-      // identity changed something through us: drop cached tokens and scopes before the client hears back
-      onResponse: invalidates ? (status) => status < 400 && this.invalidate() : writes ? () => this.reusedAnswers.written(projectId) : undefined,
-      sendFile: accelerated
-        ? (file, status, headers, maxAge) => {
-            if (reuse && status === 200 && maxAge !== null) this.reusedAnswers.set(reuse.key, { file, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId });
-            this.sendStored(req, res, trace, file, status, headers);
-          }
-        : undefined,
-      onSharedAnswer: answerKey ? (status, headers, body, maxAge) => this.sharedAnswers.set(answerKey, { status, headers, body, until: Date.now() + maxAge * 1000 }) : undefined,
-      onReusableAnswer: reuse ? (status, headers, body, maxAge) => this.reusedAnswers.set(reuse.key, { body, status, headers, until: Date.now() + maxAge * 1000, generation: reuse.generation, project: projectId }) : undefined,
-    };
-    if (accelerated && method === 'PUT' && hasBody(req) && CONAN_FILE_UPLOAD.test(path)) {
+  /**
+   * Answers with a kept shared answer, or sends the request on: its write noted, its body stored by
+   * the gateway when its route says so, a kept reused answer given, or forwarded as it is.
+   */
+  private dispatch(req: IncomingMessage, res: ServerResponse, trace: Trace, out: Outgoing): void {
+    const shared = out.sharedKey ? this.sharedAnswers.get(out.sharedKey) : undefined;
+    if (shared) return this.replay(res, trace, shared);
+    if (out.writes && out.route.reusedAnswers) this.reusedAnswers.written(out.projectId);
+    const spec = this.forwardSpec(req, res, trace, out);
+    if (this.deps.transfers && storesBody(req, out)) {
       // signed twice there (pre-authorisation, stored body), never as is
       const uploads = { transfers: this.deps.transfers!, signer: this.deps.signer, refuse: (r: Refusal) => this.send(req, res, trace, r) };
-      acceleratedUpload(req, res, trace.rid, uploads, base, ctx).catch((e: unknown) => this.fail(req, res, trace, e));
+      acceleratedUpload(req, res, trace.rid, uploads, spec, out.ctx).catch((e: unknown) => this.fail(req, res, trace, e));
       return;
     }
-    const go = () => {
-      const spec: ForwardSpec = { ...base, context: this.deps.signer.sign(ctx) };
-      if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
-      forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
-    };
-    const reused = reuse && this.reusedAnswers.get(reuse.key);
+    const go = () => this.forwardSigned(req, res, trace, spec, out.ctx);
+    const reused = out.reuse && this.reusedAnswers.get(out.reuse.key);
     if (!reused) return go();
-    const headers = [...reused.headers, ...perRequestHeaders(trace.rid)];
-    if (reused.file === undefined) {
-      res.writeHead(reused.status, headers);
-      res.end(reused.body);
-      return;
-    }
+    if (reused.file === undefined) return this.replay(res, trace, reused);
     // kept only from a send-file answer, which only accelerated transfers produce
-    this.deps.transfers!.send(res, reused.file, reused.status, headers).then(
+    this.deps.transfers!.send(res, reused.file, reused.status, [...reused.headers, ...perRequestHeaders(trace.rid)]).then(
       (sent) => {
         if (sent) return;
         // the object is gone (replaced or deleted): the service answers
-        this.reusedAnswers.delete(reuse.key);
+        this.reusedAnswers.delete(out.reuse!.key);
         go();
       },
       (e: unknown) => this.fail(req, res, trace, e),
     );
+  }
+
+  /** How the request is forwarded: upstream, timeouts, and what happens to its answer. */
+  private forwardSpec(req: IncomingMessage, res: ServerResponse, trace: Trace, out: Outgoing): Omit<ForwardSpec, 'context'> {
+    const { route, projectId, reuse } = out;
+    const reusedUntil = (maxAge: number, a: Omit<KeptAnswer, 'until' | 'generation' | 'project'>) => ({ ...a, until: Date.now() + maxAge * 1000, generation: reuse!.generation, project: projectId });
+    return {
+      upstream: this.deps.upstreams[route.service],
+      path: out.path,
+      requestId: trace.rid,
+      contextHeader: CONTEXT_HEADER,
+      timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
+      sendTimeoutMs: this.deps.config.CLIENT_SEND_TIMEOUT_MS,
+      keepAuthorization: !!route.keepAuthorization,
+      onResponse: this.afterWrite(out),
+      sendFile: out.sendsFiles
+        ? (file, status, headers, maxAge) => {
+            if (reuse && status === 200 && maxAge !== null) this.reusedAnswers.set(reuse.key, reusedUntil(maxAge, { file, status, headers }));
+            this.sendStored(req, res, trace, file, status, headers);
+          }
+        : undefined,
+      keeps: reuse ? ['shared', 'reused'] : ['shared'],
+      onKeptAnswer: (kind, status, headers, body, maxAge) => {
+        if (kind === 'shared') this.sharedAnswers.set(out.sharedKey!, { status, headers, body, until: Date.now() + maxAge * 1000 });
+        else this.reusedAnswers.set(reuse!.key, reusedUntil(maxAge, { body, status, headers }));
+      },
+    };
+  }
+
+  /** What a write's answer changes: the gateway's caches (before the client hears back), or its project's reused answers. */
+  private afterWrite({ writes, route, projectId }: Outgoing): ForwardSpec['onResponse'] {
+    if (!writes) return undefined;
+    if (route.clearsCachesOnWrite) return (status) => status < 400 && this.invalidate();
+    return route.reusedAnswers ? () => this.reusedAnswers.written(projectId) : undefined;
+  }
+
+  /** Signs the context and streams the request upstream (`100 Continue` first, when the client waits for it). */
+  private forwardSigned(req: IncomingMessage, res: ServerResponse, trace: Trace, base: Omit<ForwardSpec, 'context'>, ctx: OutgoingContext): void {
+    const spec: ForwardSpec = { ...base, context: this.deps.signer.sign(ctx) };
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+    forward(req, res, spec, (timedOut) => this.send(req, res, trace, timedOut ? refusals.gatewayTimeout() : refusals.badGateway()));
+  }
+
+  /** A kept answer with a body, given again with this request's own headers. */
+  private replay(res: ServerResponse, trace: Trace, answer: KeptAnswer): void {
+    res.writeHead(answer.status, [...answer.headers, ...perRequestHeaders(trace.rid)]);
+    res.end(answer.body);
   }
 
   /** An accelerated download: the stored object the service named, or its 404 when it is gone. */
@@ -270,21 +267,7 @@ export class Gateway {
   }
 
   private reply(req: IncomingMessage, res: ServerResponse, trace: Trace, status: number, type: string, body: string, extra?: Record<string, string>): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const len = Number(req.headers['content-length'] ?? 0);
-    // An unread upload is not drained: the connection closes after this answer.
-    if (req.headers['transfer-encoding'] || len > BIG_BODY) res.shouldKeepAlive = false;
-    res.writeHead(status, {
-      'Content-Type': type,
-      'Content-Length': Buffer.byteLength(body),
-      ...SECURITY_HEADERS,
-      'X-Request-Id': trace.rid,
-      ...extra,
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    replyDirectly(req, res, trace.rid, status, type, body, extra);
   }
 
   private fail(req: IncomingMessage, res: ServerResponse, trace: Trace, e: unknown): void {

@@ -9,10 +9,11 @@ import type { Logger } from '@anvil/http';
 import { createStorage, prepareStorage } from '@anvil/storage';
 import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
+import { requireCredentialSettings } from './credentials';
 import { Gateway } from './gateway';
 import { createGatewayLogger } from './log';
 import { createUpstream, Upstream } from './proxy';
-import { ServiceName } from './routes';
+import { type RouteDef, SERVICES, ServiceName } from './routes';
 import { GatewaySigner } from './signer';
 import { Transfers } from './transfers';
 
@@ -20,8 +21,8 @@ export { configSchema } from './config';
 export type { GatewayConfig } from './config';
 export { Gateway } from './gateway';
 export { PREAUTHORIZE_ABOVE } from './accelerated-upload';
-export { ROUTES } from './routes';
-export type { RouteDef, ServiceName, Resolve } from './routes';
+export { ROUTES, SERVICES } from './routes';
+export type { RouteBehaviour, RouteDef, ServiceName, Resolve } from './routes';
 export { RouteMatcher } from './matcher';
 
 export interface StartGatewayOptions {
@@ -35,6 +36,8 @@ export interface StartGatewayOptions {
   /** Where access-log lines go (default stdout; LOG_LEVEL=silent or warn/error turns them off). */
   accessLogStream?: NodeJS.WritableStream;
   logger?: Logger;
+  /** The routing table (default ROUTES). */
+  routes?: RouteDef[];
 }
 
 export interface RunningGateway {
@@ -45,26 +48,47 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** The queue on which the gateway hears identity's and the registry's events to invalidate its caches. */
+/** The queue on which the gateway hears identity's events, and those its routes name, to invalidate its caches. */
 export const CACHE_QUEUE = 'gateway.cache';
 
+/** A connection pool for every service of the routing table, at the URL its variable names. */
 function upstreams(config: GatewayConfig): Record<ServiceName, Upstream> {
-  return {
-    identity: createUpstream('identity', config.IDENTITY_URL as string),
-    registry: createUpstream('registry', config.REGISTRY_URL as string),
-    'project-transfer': createUpstream('project-transfer', config.PROJECT_TRANSFER_URL as string),
-    'work-items': createUpstream('work-items', config.WORK_ITEMS_URL as string),
-    pipelines: createUpstream('pipelines', config.PIPELINES_URL as string),
-    alerting: createUpstream('alerting', config.ALERTING_URL as string),
-  };
+  const names = Object.keys(SERVICES) as ServiceName[];
+  return Object.fromEntries(names.map((name) => [name, createUpstream(name, config[SERVICES[name].urlVariable] as string)])) as Record<ServiceName, Upstream>;
 }
 
 function required(config: GatewayConfig): { privateKey: string; internalToken: string } {
   const privateKey = config.GATEWAY_PRIVATE_KEY?.replace(/\\n/g, '\n');
   if (!privateKey) throw new Error('gateway: GATEWAY_PRIVATE_KEY is required (Ed25519 private key, PEM)');
   if (!config.INTERNAL_API_TOKEN) throw new Error('gateway: INTERNAL_API_TOKEN is required (identity internal API token)');
-  if (!config.CONAN_JWT_SECRET) throw new Error('gateway: CONAN_JWT_SECRET is required (HS256 key of the Conan registry JWTs, as the registry has it)');
+  requireCredentialSettings(config);
   return { privateKey, internalToken: config.INTERNAL_API_TOKEN };
+}
+
+/** Storage for accelerated transfers, prepared, with its sweep of unclaimed upload bodies running. */
+async function startTransfers(config: GatewayConfig, logger: Logger): Promise<Transfers> {
+  const storage = createStorage(config);
+  await prepareStorage(storage);
+  const transfers = new Transfers(storage, logger, config.CLIENT_SEND_TIMEOUT_MS);
+  transfers.startSweeping();
+  return transfers;
+}
+
+/**
+ * Subscribes the gateway's cache invalidation to identity's events and those its routes name, on the
+ * given bus or, for an amqp(s) AMQP_URL, on one it creates (`ownBus`, to close with the subscription).
+ */
+async function subscribeCaches(gateway: Gateway, config: GatewayConfig, opts: StartGatewayOptions, logger: Logger): Promise<{ sub?: Subscription; ownBus?: EventBus }> {
+  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ;
+  // `require`, not `import()`: the process runs under tsx's CommonJS hooks, which a dynamic import bypasses
+  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (require('@anvil/events') as typeof import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
+  const bus = opts.bus ?? ownBus;
+  if (!bus) return { ownBus };
+  // one transient queue per gateway process: every replica hears every event that concerns its caches
+  const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
+  const queue = `${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`;
+  const sub = await bus.subscribe(queue, ['identity.#', ...gateway.eventPatterns], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
+  return { sub, ownBus };
 }
 
 /**
@@ -78,13 +102,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
-  let transfers: Transfers | undefined;
-  if (config.ACCELERATED_TRANSFERS) {
-    const storage = createStorage(config);
-    await prepareStorage(storage);
-    transfers = new Transfers(storage, logger, config.CLIENT_SEND_TIMEOUT_MS);
-    transfers.startSweeping();
-  }
+  const transfers = config.ACCELERATED_TRANSFERS ? await startTransfers(config, logger) : undefined;
   const gateway = new Gateway({
     config,
     signer,
@@ -93,17 +111,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? process.stdout) : null),
     logger,
     transfers,
+    routes: opts.routes,
   });
 
-  // the bus library (amqplib) is loaded only when the gateway runs on its own against RabbitMQ;
-  // `require`, not `import()`: the process runs under tsx's CommonJS hooks, which a dynamic import bypasses
-  const ownBus = !opts.bus && /^amqps?:/.test(config.AMQP_URL as string) ? (require('@anvil/events') as typeof import('@anvil/events')).createBus(config.AMQP_URL as string, { logger, exchange: config.EVENTS_EXCHANGE }) : undefined;
-  const bus = opts.bus ?? ownBus;
-  let sub: Subscription | undefined;
-  // one transient queue per gateway process: every replica hears every identity and registry event
-  const replica = `${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`;
-  if (bus) sub = await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`, ['identity.#', 'registry.#'], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
-
+  const { sub, ownBus } = await subscribeCaches(gateway, config, opts, logger);
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0, highWaterMark: 1 << 20 }, gateway.handle);
   server.on('checkContinue', gateway.handle);
   await new Promise<void>((resolve, reject) => {

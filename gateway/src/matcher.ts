@@ -1,11 +1,8 @@
-import { AuthMode, Resolve, RouteDef, ServiceName } from './routes';
+import type { CredentialKind, RouteDef } from './routes';
 
-/** A route as matched: where it goes and which segment (if any) holds the `:id` to resolve. */
-export interface CompiledRoute {
-  pattern: string;
-  service: ServiceName;
-  resolve: Resolve;
-  auth: AuthMode;
+/** A route as matched: its entry, its defaults filled in, and which segment (if any) holds the `:id` to resolve. */
+export interface CompiledRoute extends RouteDef {
+  credentials: CredentialKind;
   /** Index of the `:id` segment in the request's segments, or -1. */
   idIndex: number;
   /** Anonymous callers get 401 before anything is resolved. */
@@ -39,14 +36,7 @@ export class RouteMatcher {
     const parts = def.pattern.split('/').filter(Boolean);
     const wildcard = parts[parts.length - 1] === '*';
     if (wildcard) parts.pop();
-    const route: CompiledRoute = {
-      pattern: def.pattern,
-      service: def.service,
-      resolve: def.resolve,
-      auth: def.auth ?? 'api',
-      idIndex: parts.indexOf(':id'),
-      authenticated: def.authenticated ?? false,
-    };
+    const route: CompiledRoute = { ...def, credentials: def.credentials ?? 'api', idIndex: parts.indexOf(':id'), authenticated: def.authenticated ?? false };
     let n = this.root;
     for (const part of parts) n = this.child(n, part);
     const slot = wildcard ? 'rest' : 'exact';

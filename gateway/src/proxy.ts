@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { INTERNAL_HEADER_PREFIX, REUSABLE_ANSWER_HEADER, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
 import { cutWhenStalled } from './client-timeouts';
-import { SHARED_ANSWER_MAX_BYTES } from './shared-answers';
+import { KEPT_BODY_MAX_BYTES } from './answers';
 
 /** One upstream service: where it listens and the keep-alive connection pool its requests share. */
 export interface Upstream {
@@ -31,13 +31,16 @@ const DROP_REQUEST = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
   'host', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-request-id',
 ]);
-/** Credentials the gateway consumed; only registry and alert routes pass `Authorization` on. */
+/** Credentials the gateway consumed; only routes whose entry says so pass `Authorization` on. */
 const CREDENTIALS = new Set(['private-token', 'authorization']);
 /** Response headers never passed back (hop-by-hop, and what the gateway sets itself). */
 const DROP_RESPONSE = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'trailer', 'upgrade',
   'x-frame-options', 'x-content-type-options', 'x-request-id',
 ]);
+
+/** Which answers a request may keep: for any caller (shared) or for the same caller (reused). */
+export type AnswerKind = 'shared' | 'reused';
 
 /** What to forward: the rewritten path and the headers the gateway adds. */
 export interface ForwardSpec {
@@ -47,7 +50,7 @@ export interface ForwardSpec {
   requestId: string;
   context: string;
   contextHeader: string;
-  /** Pass `Authorization` through (registry and alert integration routes). */
+  /** Pass `Authorization` through (routes whose entry says so). */
   keepAuthorization: boolean;
   /** Idle time (ms) waiting for the upstream's headers, or between its body chunks. */
   timeoutMs: number;
@@ -64,22 +67,25 @@ export interface ForwardSpec {
    * (`x-anvil-reusable-answer`, null when not); absent, such an answer is a 502.
    */
   sendFile?: (key: string, status: number, headers: string[], reuseMaxAge: number | null) => void;
+  /** The marks this request's answer may be kept by (`x-anvil-shared-answer`, `x-anvil-reusable-answer`). */
+  keeps?: readonly AnswerKind[];
   /**
-   * Called with a `200` answer the service marked `x-anvil-shared-answer: max-age=<n>` once it has
-   * been relayed: the client headers without the per-request ones, the body and the seconds.
+   * Called with a `200` answer to a GET marked by one of `keeps` (shared first), once it has been
+   * relayed: the client headers without the per-request ones, the body and the seconds.
    */
-  onSharedAnswer?: (status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
-  /** The same for a `200` answer marked `x-anvil-reusable-answer` (the same again for the same caller). */
-  onReusableAnswer?: (status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
+  onKeptAnswer?: (kind: AnswerKind, status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
 }
 
-/** Whether a `200` answer to a GET is kept: for any caller (shared) or for the same caller (reusable), and for how long. */
-function keptFor(spec: ForwardSpec, method: string | undefined, status: number, headers: IncomingHttpHeaders): { kind: 'shared' | 'reusable'; maxAge: number } | null {
-  if (status !== 200 || method !== 'GET') return null;
-  const shared = spec.onSharedAnswer ? sharedAnswerMaxAge(headers[SHARED_ANSWER_HEADER]) : null;
-  if (shared !== null) return { kind: 'shared', maxAge: shared };
-  const reusable = spec.onReusableAnswer ? sharedAnswerMaxAge(headers[REUSABLE_ANSWER_HEADER]) : null;
-  return reusable !== null ? { kind: 'reusable', maxAge: reusable } : null;
+const MARKS: Record<AnswerKind, string> = { shared: SHARED_ANSWER_HEADER, reused: REUSABLE_ANSWER_HEADER };
+
+/** Whether a `200` answer to a GET is kept, by which of the request's marks, and for how long. */
+function keptFor(spec: ForwardSpec, method: string | undefined, status: number, headers: IncomingHttpHeaders): { kind: AnswerKind; maxAge: number } | null {
+  if (status !== 200 || method !== 'GET' || !spec.onKeptAnswer) return null;
+  for (const kind of spec.keeps ?? []) {
+    const maxAge = sharedAnswerMaxAge(headers[MARKS[kind]]);
+    if (maxAge !== null) return { kind, maxAge };
+  }
+  return null;
 }
 
 /**
@@ -160,78 +166,6 @@ export function isUpstreamTimeout(e: unknown): boolean {
  * aborts the upstream request.
  */
 export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: (timedOut: boolean) => void): void {
-  let controller: Dispatcher.DispatchController | null = null;
-  let settled = false;
-  let clientGone = false;
-  /** The gateway sends a stored file instead of the upstream's body. */
-  let sending = false;
-  /** A shared answer being kept: its status, headers, seconds and the body so far. */
-  let keeping: { kind: 'shared' | 'reusable'; status: number; headers: string[]; maxAge: number; parts: Buffer[]; bytes: number } | null = null;
-  /** Whether `cutWhenStalled` watches the answer (since its first write the client held up). */
-  let stallWatched = false;
-  // the client went away, or the gateway answered it itself (a stalled body's 408): the upstream's
-  // answer has nowhere to go
-  res.on('close', () => {
-    if (settled) return;
-    clientGone = true;
-    controller?.abort(new Error('client closed the connection'));
-  });
-  const handler: Dispatcher.DispatchHandler = {
-    onRequestStart(c) {
-      controller = c;
-      if (clientGone) c.abort(new Error('client closed the connection'));
-    },
-    onResponseStart(c, status, headers, statusMessage) {
-      spec.onResponse?.(status);
-      const sendKey = headers[SEND_FILE_HEADER];
-      if (sendKey !== undefined) {
-        sending = true;
-        settled = true;
-        if (typeof sendKey === 'string' && spec.sendFile) spec.sendFile(sendKey, status, clientHeaders(headers, true), sharedAnswerMaxAge(headers[REUSABLE_ANSWER_HEADER]));
-        else onError(false);
-        return;
-      }
-      const kept = keptFor(spec, req.method, status, headers);
-      if (kept) keeping = { ...kept, status, headers: clientHeaders(headers), parts: [], bytes: 0 };
-      try {
-        res.writeHead(status, statusMessage || undefined, responseHeaders(headers, spec.requestId));
-      } catch (e) {
-        // a header node refuses to write (invalid characters): nothing sensible can reach the client
-        c.abort(e as Error);
-      }
-    },
-    onResponseData(c, chunk) {
-      if (sending) return;
-      if (keeping) {
-        keeping.bytes += chunk.length;
-        if (keeping.bytes > SHARED_ANSWER_MAX_BYTES) keeping = null;
-        else keeping.parts.push(Buffer.from(chunk));
-      }
-      if (!res.write(chunk)) {
-        // bytes now wait for the client: from here on, one that takes nothing is cut (armed once,
-        // and only for answers that meet a slow client, not for every small one)
-        if (!stallWatched) {
-          stallWatched = true;
-          cutWhenStalled(res, spec.sendTimeoutMs ?? 0);
-        }
-        c.pause();
-        res.once('drain', () => c.resume());
-      }
-    },
-    onResponseEnd() {
-      settled = true;
-      if (sending) return;
-      res.end();
-      if (keeping) (keeping.kind === 'shared' ? spec.onSharedAnswer! : spec.onReusableAnswer!)(keeping.status, keeping.headers, Buffer.concat(keeping.parts), keeping.maxAge);
-    },
-    onResponseError(_c, err) {
-      settled = true;
-      if (sending) return;
-      if (clientGone) return;
-      if (!res.headersSent) onError(isUpstreamTimeout(err));
-      else res.destroy();
-    },
-  };
   spec.upstream.pool.dispatch(
     {
       path: spec.path,
@@ -241,6 +175,107 @@ export function forward(req: IncomingMessage, res: ServerResponse, spec: Forward
       headersTimeout: spec.timeoutMs,
       bodyTimeout: spec.timeoutMs,
     },
-    handler,
+    new Relay(req, res, spec, onError),
   );
+}
+
+/** An answer being kept: its kind, status, headers, seconds and the body so far. */
+interface Keeping {
+  kind: AnswerKind;
+  status: number;
+  headers: string[];
+  maxAge: number;
+  parts: Buffer[];
+  bytes: number;
+}
+
+/** One upstream answer on its way to the client: relayed, handed over as a stored file, and maybe kept. */
+class Relay implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private settled = false;
+  private clientGone = false;
+  /** The gateway sends a stored file instead of the upstream's body. */
+  private sending = false;
+  private keeping: Keeping | null = null;
+  /** Whether `cutWhenStalled` watches the answer (since its first write the client held up). */
+  private stallWatched = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly spec: ForwardSpec,
+    private readonly failed: (timedOut: boolean) => void,
+  ) {
+    // the client went away, or the gateway answered it itself (a stalled body's 408): the upstream's
+    // answer has nowhere to go
+    res.on('close', () => {
+      if (this.settled) return;
+      this.clientGone = true;
+      this.controller?.abort(new Error('client closed the connection'));
+    });
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    if (this.clientGone) c.abort(new Error('client closed the connection'));
+  }
+
+  onResponseStart(c: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+    this.spec.onResponse?.(status);
+    if (headers[SEND_FILE_HEADER] !== undefined) return this.handOver(status, headers);
+    const kept = keptFor(this.spec, this.req.method, status, headers);
+    if (kept) this.keeping = { ...kept, status, headers: clientHeaders(headers), parts: [], bytes: 0 };
+    try {
+      this.res.writeHead(status, statusMessage || undefined, responseHeaders(headers, this.spec.requestId));
+    } catch (e) {
+      // a header node refuses to write (invalid characters): nothing sensible can reach the client
+      c.abort(e as Error);
+    }
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.sending) return;
+    this.keep(chunk);
+    if (this.res.write(chunk)) return;
+    // bytes now wait for the client: from here on, one that takes nothing is cut (armed once, and
+    // only for answers that meet a slow client, not for every small one)
+    if (!this.stallWatched) {
+      this.stallWatched = true;
+      cutWhenStalled(this.res, this.spec.sendTimeoutMs ?? 0);
+    }
+    c.pause();
+    this.res.once('drain', () => c.resume());
+  }
+
+  onResponseEnd(): void {
+    this.settled = true;
+    if (this.sending) return;
+    this.res.end();
+    const k = this.keeping;
+    if (k) this.spec.onKeptAnswer!(k.kind, k.status, k.headers, Buffer.concat(k.parts), k.maxAge);
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.settled = true;
+    if (this.sending || this.clientGone) return;
+    if (!this.res.headersSent) this.failed(isUpstreamTimeout(err));
+    else this.res.destroy();
+  }
+
+  /** An `x-anvil-send-file` answer: the gateway sends the named object (a 502 where it cannot). */
+  private handOver(status: number, headers: IncomingHttpHeaders): void {
+    this.sending = true;
+    this.settled = true;
+    const key = headers[SEND_FILE_HEADER];
+    if (typeof key === 'string' && this.spec.sendFile) this.spec.sendFile(key, status, clientHeaders(headers, true), sharedAnswerMaxAge(headers[REUSABLE_ANSWER_HEADER]));
+    else this.failed(false);
+  }
+
+  /** Collects the body of an answer being kept, until it is over the bound. */
+  private keep(chunk: Buffer): void {
+    if (!this.keeping) return;
+    this.keeping.bytes += chunk.length;
+    if (this.keeping.bytes > KEPT_BODY_MAX_BYTES) this.keeping = null;
+    else this.keeping.parts.push(Buffer.from(chunk));
+  }
 }

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 /** An answer the gateway gives itself (GitLab's bodies and headers), instead of forwarding. */
 export interface Refusal {
   status: number;
@@ -37,7 +39,7 @@ export const refusals = {
   badGateway: (): Refusal => ({ status: 502, body: { message: '502 Bad Gateway' } }),
   /** An accelerated upload over the service's limit (GitLab's `file_too_large!`); the rest is not read. */
   fileTooLarge: (): Refusal => ({ status: 400, body: { message: '400 Bad request - File is too large' }, headers: { Connection: 'close' } }),
-  /** An accelerated download whose stored object is gone (the registry's answer for a missing file). */
+  /** An accelerated download whose stored object is gone (the answer services give for a missing file). */
   fileNotFound: (): Refusal => ({ status: 404, body: { message: '404 Not found' } }),
   gatewayTimeout: (): Refusal => ({ status: 504, body: { message: '504 Gateway Timeout' } }),
   /** A malformed string in the path, the query or the credentials (`malformed.ts`). */
@@ -56,4 +58,31 @@ export class RefusalError extends Error {
 /** Stops the pipeline with `r`. */
 export function refuse(r: Refusal): never {
   throw new RefusalError(r);
+}
+
+/** A declared body larger than this that the gateway does not read closes its connection after the answer. */
+const BIG_BODY = 64 * 1024;
+/** Security headers GitLab sets on every API response. */
+const SECURITY_HEADERS = { 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * Answers the client with the gateway's own `status` and `body` (security headers, request id, no body
+ * for HEAD). An answer already under way is cut instead; a request whose body stays unread (chunked, or
+ * over 64 KB) has its connection closed after the answer rather than drained.
+ */
+export function replyDirectly(req: IncomingMessage, res: ServerResponse, rid: string, status: number, type: string, body: string, extra?: Record<string, string>): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const len = Number(req.headers['content-length'] ?? 0);
+  if (req.headers['transfer-encoding'] || len > BIG_BODY) res.shouldKeepAlive = false;
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    ...SECURITY_HEADERS,
+    'X-Request-Id': rid,
+    ...extra,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -10,27 +10,15 @@ export interface Resolution {
 }
 
 const NOTHING: Resolution = Object.freeze({}) as Resolution;
-const CONAN_PREFIX = ['packages', 'conan'];
 
-/** `%2F`-encoded refs decode to full paths; malformed encodings are not found. */
-function decodeRef(seg: string): string | null {
+/** `%2F`-encoded refs decode to full paths; malformed encodings name nothing (not found). */
+export function decodeRef(seg: string): string | null {
   if (!seg.includes('%')) return seg;
   try {
     return decodeURIComponent(seg);
   } catch {
     return null;
   }
-}
-
-/**
- * The project named by an instance-level Conan path (`/packages/conan/v1/conans/:name/:version/
- * :username/:channel/...` or `.../files/...`): the package username with `+` → `/`, or null.
- */
-export function conanProjectPath(segs: string[]): string | null {
-  if (segs[0] !== CONAN_PREFIX[0] || segs[1] !== CONAN_PREFIX[1]) return null;
-  if (segs[3] !== 'conans' && segs[3] !== 'files') return null;
-  const username = segs.length >= 8 ? decodeRef(segs[6]) : null;
-  return username && username.includes('+') ? username.replace(/\+/g, '/') : null;
 }
 
 /**
@@ -76,25 +64,24 @@ export class ScopeResolver {
     switch (route.resolve) {
       case 'none':
         return NOTHING;
-      case 'project': {
-        const ref = decodeRef(segs[route.idIndex]);
-        const project = ref ? await this.project(ref, user) : null;
-        if (!project || !canRead(project, user)) refuse(refusals.resourceNotFound('Project'));
-        segs[route.idIndex] = String(project.id);
-        return { project };
-      }
-      case 'group': {
-        const ref = decodeRef(segs[route.idIndex]);
-        const group = ref ? await this.group(ref, user) : null;
-        if (!group || !canRead(group, user)) refuse(refusals.resourceNotFound('Group'));
-        segs[route.idIndex] = String(group.id);
-        return { group };
-      }
-      case 'conan-user': {
-        const path = conanProjectPath(segs);
+      case 'project':
+        return { project: await this.readable(route, segs, user, 'Project', (ref) => this.project(ref, user)) };
+      case 'group':
+        return { group: await this.readable(route, segs, user, 'Group', (ref) => this.group(ref, user)) };
+      case 'named-project': {
+        const path = route.projectPath?.(segs);
         const project = path ? await this.project(path, user) : null;
         return project && canRead(project, user) ? { project } : NOTHING;
       }
     }
+  }
+
+  /** The scope the `:id` segment names, readable by `user` (else GitLab's 404), with the segment rewritten to its id. */
+  private async readable<S extends ProjectScope | GroupScope>(route: CompiledRoute, segs: string[], user: Actor | null, what: string, find: (ref: string) => Promise<S | null>): Promise<S> {
+    const ref = decodeRef(segs[route.idIndex]);
+    const scope = ref ? await find(ref) : null;
+    if (!scope || !canRead(scope, user)) refuse(refusals.resourceNotFound(what));
+    segs[route.idIndex] = String(scope.id);
+    return scope;
   }
 }

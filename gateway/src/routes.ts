@@ -1,6 +1,10 @@
+import { decodeRef } from './resolver';
+
 /**
- * The routing table: which service answers which `/api/v4` path, and how the gateway prepares the
- * request (which `:id` it resolves, which authentication rules apply).
+ * The routing table: which service answers which `/api/v4` path, and everything the gateway does for
+ * a route beyond forwarding it (which `:id` it resolves, which credentials count, who must be signed
+ * in, whether it stores bodies or sends stored files, which answers it keeps). The gateway's code reads
+ * these fields; no service is named anywhere else.
  *
  * Pattern syntax (relative to `/api/v4`):
  * - `name` a literal segment; `:id` one segment that the route's `resolve` applies to;
@@ -11,100 +15,143 @@
  * so `/projects/import` never reaches `/projects/:id`.
  */
 
-export type ServiceName = 'identity' | 'registry' | 'project-transfer' | 'work-items' | 'pipelines' | 'alerting';
+/** Every upstream service: the variable naming where it listens, and its loopback port by default. */
+export const SERVICES = {
+  identity: { urlVariable: 'IDENTITY_URL', port: 7101 },
+  registry: { urlVariable: 'REGISTRY_URL', port: 7102 },
+  'project-transfer': { urlVariable: 'PROJECT_TRANSFER_URL', port: 7103 },
+  'work-items': { urlVariable: 'WORK_ITEMS_URL', port: 7104 },
+  pipelines: { urlVariable: 'PIPELINES_URL', port: 7105 },
+  alerting: { urlVariable: 'ALERTING_URL', port: 7106 },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
 
 /**
  * - `project` / `group`: `:id` (numeric or URL-encoded full path) is resolved for the caller; not found
  *   or not readable → GitLab's 404; the forwarded path carries the numeric id.
- * - `conan-user`: instance-level Conan paths name the project in the package's `username`
- *   (`group+project`); resolved when present and readable, otherwise forwarded without a project.
+ * - `named-project`: the route's `projectPath` finds a project's full path in the path; resolved when
+ *   present and readable, otherwise forwarded without a project.
  * - `none`: nothing to resolve.
  */
-export type Resolve = 'project' | 'group' | 'conan-user' | 'none';
+export type Resolve = 'project' | 'group' | 'named-project' | 'none';
 
 /**
  * - `api`: GitLab's API guard (PRIVATE-TOKEN, private_token, Bearer PAT; scopes enforced).
- * - `registry`: package-registry rules (also Basic and the registry's Bearer JWT; scopes passed through).
+ * - `conan`: GitLab's Conan routes (Basic with a token as password, the registry's Bearer JWT;
+ *   everything else counts as none; scopes passed through). Read in `credentials.ts`.
  */
-export type AuthMode = 'api' | 'registry';
+export type CredentialKind = 'api' | 'conan';
 
-export interface RouteDef {
-  pattern: string;
+/** What the gateway does for a route's requests, beyond forwarding them to `service`. */
+export interface RouteBehaviour {
   service: ServiceName;
-  resolve: Resolve;
-  auth?: AuthMode;
+  /** Which credentials count (default `api`). */
+  credentials?: CredentialKind;
   /**
    * GitLab runs `authenticate!` before looking anything up (notes, subscriptions, to-dos, imports):
    * an anonymous caller gets `401 Unauthorized` even where the project would be a 404.
    */
   authenticated?: boolean;
+  /** `authenticate_non_get!`: the same for any method but GET and HEAD. */
+  authenticatedWrites?: boolean;
+  /** With `FIPS_MODE`, answered `404 {"message":"404 Not Found"}` before anything else is looked at. */
+  notFoundInFips?: boolean;
+  /** The caller's `Authorization` reaches the service (it judges that credential itself). */
+  keepAuthorization?: boolean;
+  /** For `named-project`: the full path of the project the path segments name, or null. */
+  projectPath?: (segs: string[]) => string | null;
+  /** The gateway sends stored files the service names (`x-anvil-send-file`) itself. */
+  sendsFiles?: boolean;
+  /** The gateway stores bodies of these methods (and, if given, forwarded paths) itself (`TransferContext`). */
+  storesBodies?: { methods: readonly string[]; path?: RegExp };
+  /**
+   * The service may mark answers reusable by the same caller (`x-anvil-reusable-answer`); any write
+   * through these routes, and any event whose type starts with `writtenBy`, forgets its project's.
+   */
+  reusedAnswers?: { writtenBy: string };
+  /** A successful write (any method but GET and HEAD) empties the gateway's caches before it is answered. */
+  clearsCachesOnWrite?: boolean;
 }
 
-const id = (service: ServiceName, pattern: string, resolve: Resolve = 'none'): RouteDef => ({ pattern, service, resolve });
-const signedIn = (service: ServiceName, pattern: string, resolve: Resolve = 'none'): RouteDef => ({ pattern, service, resolve, authenticated: true });
-const reg = (pattern: string, resolve: Resolve): RouteDef => ({ pattern, service: 'registry', resolve, auth: 'registry' });
+/** One routing-table entry: a path pattern, what to resolve, and the route's behaviour. */
+export interface RouteDef extends RouteBehaviour {
+  pattern: string;
+  resolve: Resolve;
+}
 
-/** Every `/api/v4` route family, grouped by service. Order does not matter: specificity decides. */
+/**
+ * The registry's file uploads (the only requests it pre-authorises): v2 `…/revisions/:r/files/:f`
+ * (recipe or package revision), v1 `…/v1/files/:name/:version/:user/:channel/:r/(export|package)/…`.
+ */
+export const CONAN_FILE_UPLOAD = /\/packages\/conan\/(v2\/conans\/.+\/revisions\/[^/]+\/files\/[^/?]+|v1\/files\/.+\/(export|package)\/.+)(\?|$)/;
+
+/**
+ * The project named by an instance-level Conan path (`/packages/conan/v1/conans/:name/:version/
+ * :username/:channel/...` or `.../files/...`): the package username with `+` → `/`, or null.
+ */
+export function conanProjectPath(segs: string[]): string | null {
+  if (segs[0] !== 'packages' || segs[1] !== 'conan') return null;
+  if (segs[3] !== 'conans' && segs[3] !== 'files') return null;
+  const username = segs.length >= 8 ? decodeRef(segs[6]) : null;
+  return username && username.includes('+') ? username.replace(/\+/g, '/') : null;
+}
+
+/** GitLab's Conan API: its credentials, FIPS, sign-in for writes; files stored and sent by the gateway. */
+const CONAN: RouteBehaviour = {
+  service: 'registry',
+  credentials: 'conan',
+  authenticatedWrites: true,
+  notFoundInFips: true,
+  keepAuthorization: true,
+  projectPath: conanProjectPath,
+  sendsFiles: true,
+  storesBodies: { methods: ['PUT'], path: CONAN_FILE_UPLOAD },
+  reusedAnswers: { writtenBy: 'registry.' },
+};
+
+type Entry = [pattern: string, resolve?: Resolve];
+
+/** The entries of one route family: each pattern with its `resolve` (default `none`) and the family's behaviour. */
+function family(behaviour: RouteBehaviour, entries: Entry[]): RouteDef[] {
+  return entries.map(([pattern, resolve = 'none']) => ({ ...behaviour, pattern, resolve }));
+}
+
+/** Every `/api/v4` route, by family. Order does not matter: specificity decides. */
 export const ROUTES: RouteDef[] = [
   // identity: users, tokens, namespaces, groups, the projects catalog, memberships
-  id('identity', '/user/*'),
-  id('identity', '/users/*'),
-  id('identity', '/personal_access_tokens/*'),
-  id('identity', '/namespaces/*'),
-  id('identity', '/groups'),
-  id('identity', '/groups/:id/*', 'group'),
-  id('identity', '/projects'),
-  id('identity', '/projects/:id', 'project'),
-  id('identity', '/projects/:id/members/*', 'project'),
-
-  // registry: Conan v1/v2, instance level (project named by the package username) and project level
-  reg('/packages/conan/*', 'conan-user'),
-  reg('/projects/:id/packages/conan/*', 'project'),
+  ...family({ service: 'identity', clearsCachesOnWrite: true }, [
+    ['/user/*'], ['/users/*'], ['/personal_access_tokens/*'], ['/namespaces/*'], ['/groups'], ['/groups/:id/*', 'group'],
+    ['/projects'], ['/projects/:id', 'project'], ['/projects/:id/members/*', 'project'],
+  ]),
+  // registry: Conan v1/v2, instance level (project named by the package username) and project level;
   // authenticate/check_credentials/ping never look at the project (GitLab answers them for any :id)
-  reg('/projects/:id/packages/conan/:v/users/*', 'none'),
-  reg('/projects/:id/packages/conan/:v/ping', 'none'),
-
+  ...family(CONAN, [
+    ['/packages/conan/*', 'named-project'], ['/projects/:id/packages/conan/*', 'project'],
+    ['/projects/:id/packages/conan/:v/users/*'], ['/projects/:id/packages/conan/:v/ping'],
+  ]),
   // work-items: issues, notes, emoji, todos, labels, milestones, thin MRs/snippets/epics
-  id('work-items', '/issues/*'),
-  id('work-items', '/issues_statistics'),
-  id('work-items', '/todos/*'),
-  id('work-items', '/merge_requests/*'),
-  id('work-items', '/snippets/*'),
-  id('work-items', '/projects/:id/issues/*', 'project'),
-  signedIn('work-items', '/projects/:id/issues/:iid/notes/*', 'project'),
-  signedIn('work-items', '/projects/:id/issues/:iid/subscribe', 'project'),
-  signedIn('work-items', '/projects/:id/issues/:iid/unsubscribe', 'project'),
-  signedIn('work-items', '/projects/:id/issues/:iid/todo', 'project'),
-  signedIn('work-items', '/projects/:id/merge_requests/:iid/notes/*', 'project'),
-  signedIn('work-items', '/projects/:id/snippets/:sid/notes/*', 'project'),
-  signedIn('work-items', '/groups/:id/epics/:eid/notes/*', 'group'),
-  id('work-items', '/projects/:id/issues_statistics', 'project'),
-  id('work-items', '/projects/:id/labels/*', 'project'),
-  id('work-items', '/projects/:id/milestones/*', 'project'),
-  id('work-items', '/projects/:id/merge_requests/*', 'project'),
-  id('work-items', '/projects/:id/snippets/*', 'project'),
-  id('work-items', '/groups/:id/issues/*', 'group'),
-  id('work-items', '/groups/:id/issues_statistics', 'group'),
-  id('work-items', '/groups/:id/labels/*', 'group'),
-  id('work-items', '/groups/:id/milestones/*', 'group'),
-  id('work-items', '/groups/:id/merge_requests/*', 'group'),
-  id('work-items', '/groups/:id/epics/*', 'group'),
-
-  // pipelines
-  id('pipelines', '/projects/:id/pipelines/*', 'project'),
-  id('pipelines', '/projects/:id/pipeline', 'project'),
-
-  // alerting (the notify endpoints outside /api/v4 are ALERT_ROUTES below)
-  id('alerting', '/projects/:id/alert_management*/*', 'project'),
-
-  // project-transfer
-  id('project-transfer', '/projects/:id/export/*', 'project'),
-  signedIn('project-transfer', '/projects/:id/import/*', 'project'),
-  signedIn('project-transfer', '/projects/:id/relation-imports/*', 'project'),
-  signedIn('project-transfer', '/projects/import/*'),
-  signedIn('project-transfer', '/projects/import-relation/*'),
-  signedIn('project-transfer', '/projects/remote-import/*'),
-  signedIn('project-transfer', '/projects/remote-import-s3/*'),
+  ...family({ service: 'work-items' }, [
+    ['/issues/*'], ['/issues_statistics'], ['/todos/*'], ['/merge_requests/*'], ['/snippets/*'],
+    ['/projects/:id/issues/*', 'project'], ['/projects/:id/issues_statistics', 'project'], ['/projects/:id/labels/*', 'project'],
+    ['/projects/:id/milestones/*', 'project'], ['/projects/:id/merge_requests/*', 'project'], ['/projects/:id/snippets/*', 'project'],
+    ['/groups/:id/issues/*', 'group'], ['/groups/:id/issues_statistics', 'group'], ['/groups/:id/labels/*', 'group'],
+    ['/groups/:id/milestones/*', 'group'], ['/groups/:id/merge_requests/*', 'group'], ['/groups/:id/epics/*', 'group'],
+  ]),
+  ...family({ service: 'work-items', authenticated: true }, [
+    ['/projects/:id/issues/:iid/notes/*', 'project'], ['/projects/:id/issues/:iid/subscribe', 'project'],
+    ['/projects/:id/issues/:iid/unsubscribe', 'project'], ['/projects/:id/issues/:iid/todo', 'project'],
+    ['/projects/:id/merge_requests/:iid/notes/*', 'project'], ['/projects/:id/snippets/:sid/notes/*', 'project'],
+    ['/groups/:id/epics/:eid/notes/*', 'group'],
+  ]),
+  ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
+  // alerting (the notify endpoints outside /api/v4 are ALERT_SUFFIXES below)
+  ...family({ service: 'alerting' }, [['/projects/:id/alert_management*/*', 'project']]),
+  ...family({ service: 'project-transfer' }, [['/projects/:id/export/*', 'project']]),
+  ...family({ service: 'project-transfer', authenticated: true }, [
+    ['/projects/:id/import/*', 'project'], ['/projects/:id/relation-imports/*', 'project'], ['/projects/import/*'],
+    ['/projects/import-relation/*'], ['/projects/remote-import/*'], ['/projects/remote-import-s3/*'],
+  ]),
 ];
 
 /**
@@ -118,3 +165,6 @@ export const ROUTES: RouteDef[] = [
  * service's verified router can mount it.
  */
 export const ALERT_SUFFIXES = ['/prometheus/alerts/notify.json', '/alerts/notify.json', '/alerts/notify/'] as const;
+
+/** How the gateway treats the alert endpoints (ALERT_SUFFIXES). */
+export const ALERT_ROUTE: RouteBehaviour = { service: 'alerting', keepAuthorization: true };

@@ -1,7 +1,7 @@
 import type { CompiledRoute, RouteMatcher } from './matcher';
 import { malformedCredentials, malformedUrl } from './malformed';
 import { Refusal, refusals } from './refusals';
-import { ALERT_SUFFIXES, ServiceName } from './routes';
+import { ALERT_ROUTE, ALERT_SUFFIXES, type RouteBehaviour, ServiceName } from './routes';
 
 /** What a request URL is aimed at, before authentication. */
 export type Target =
@@ -15,9 +15,12 @@ export type Target =
       /** The path (and query) to forward, built after resolution. */
       forwardPath(projectId?: number): string;
     }
-  | { kind: 'alert'; service: 'alerting'; projectPath: string; query: string; forwardPath(projectId?: number): string }
+  | { kind: 'alert'; service: ServiceName; route: RouteBehaviour; projectPath: string; query: string; forwardPath(projectId?: number): string }
   | { kind: 'local'; name: 'health' | 'liveness' | 'readiness' | 'metrics' }
   | { kind: 'refuse'; refusal: Refusal };
+
+/** A target the gateway forwards. */
+export type Forwardable = Extract<Target, { kind: 'api' | 'alert' }>;
 
 const API = '/api/v4';
 const LOCAL: Record<string, 'health' | 'liveness' | 'readiness' | 'metrics'> = {
@@ -74,7 +77,7 @@ function apiTarget(path: string, query: string, matcher: RouteMatcher): Target {
   };
 }
 
-/** `/<namespace…>/<project>/{alerts/notify…|prometheus/alerts/notify.json}` → alerting. */
+/** `/<namespace…>/<project>/{alerts/notify…|prometheus/alerts/notify.json}` → ALERT_ROUTE's service. */
 function alertTarget(path: string, query: string): Target | null {
   let cut = -1;
   for (const s of ALERT_SUFFIXES) {
@@ -96,7 +99,8 @@ function alertTarget(path: string, query: string): Target | null {
   const suffix = path.slice(cut) + (query ? `?${query}` : '');
   return {
     kind: 'alert',
-    service: 'alerting',
+    service: ALERT_ROUTE.service,
+    route: ALERT_ROUTE,
     projectPath,
     query,
     forwardPath: (projectId) => `${API}/projects/${projectId}${suffix}`,

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { newUploadKey, type StoredUpload, UPLOADS_PREFIX, type UploadReservation } from '@anvil/auth';
 import type { Logger } from '@anvil/http';
-import { DigestStream, feedDigest, FileTooLargeError, LocalStorage, type Receipt, type Storage } from '@anvil/storage';
+import { FileTooLargeError, type Storage } from '@anvil/storage';
 import { cutWhenStalled } from './client-timeouts';
 import type { Upstream } from './proxy';
 import { countChunk } from './young-collections';
@@ -42,12 +41,12 @@ export class Transfers {
   ) {}
 
   /**
-   * Asks `upstream` to pre-authorise the upload at `path` (no body; the context says so). Resolves
-   * with the size limit (and what the service reserved for the upload, to hand back), or with the
-   * refusal to relay.
+   * Asks `upstream` to pre-authorise the `method` upload at `path` (no body; the context says so).
+   * Resolves with the size limit (and what the service reserved for the upload, to hand back), or
+   * with the refusal to relay.
    */
-  async authorize(upstream: Upstream, path: string, headers: string[], timeoutMs: number): Promise<{ limit: number; reservation?: UploadReservation } | { refused: Refused }> {
-    const r = await upstream.pool.request({ path, method: 'PUT', headers, body: null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  async authorize(upstream: Upstream, method: string, path: string, headers: string[], timeoutMs: number): Promise<{ limit: number; reservation?: UploadReservation } | { refused: Refused }> {
+    const r = await upstream.pool.request({ path, method: method as Dispatcher.HttpMethod, headers, body: null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const body = Buffer.from(await r.body.arrayBuffer());
     if (r.statusCode === 200) {
       const answer = JSON.parse(body.toString('utf8')) as { MaximumSize?: unknown; Reservation?: { package_id?: unknown; file_id?: unknown } };
@@ -72,7 +71,7 @@ export class Transfers {
     const length = req.headers['content-length'];
     const expectedSize = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
     // a fresh key nobody reads before the service is told of it: written in place
-    const receipt = this.storage instanceof LocalStorage ? this.storage.receive(key, req, { limit, expectedSize }) : this.streamed(key, req, limit, expectedSize);
+    const receipt = this.storage.receive(key, req, { limit, expectedSize });
     // after the receiver's own listener: this one only counts
     req.on('data', countChunk);
     let cancelled = false;
@@ -106,28 +105,6 @@ export class Transfers {
     };
   }
 
-  /** A body received into any storage: piped through a DigestStream into `put`. */
-  private streamed(key: string, req: IncomingMessage, limit: number, expectedSize: number | null): Receipt {
-    const digest = new DigestStream(limit, 0, expectedSize);
-    const detach = feedDigest(req, digest);
-    const done = (async () => {
-      try {
-        await this.storage.put(key, digest, { fresh: true });
-        return await digest.digests();
-      } finally {
-        detach();
-      }
-    })();
-    return {
-      done,
-      limit: (n) => digest.setLimit(n),
-      cancel: () => {
-        detach();
-        digest.destroy(new Error('cancelled'));
-      },
-    };
-  }
-
   /** Deletes an upload body (best effort: a service may already have moved it). */
   async discard(key: string): Promise<void> {
     await this.storage.delete(key).catch((e: unknown) => this.logger.warn('could not delete an upload body', { key, err: String(e) }));
@@ -138,19 +115,11 @@ export class Transfers {
    * here, from the object). Resolves false, having sent nothing, when the object does not exist.
    */
   async send(res: ServerResponse, key: string, status: number, headers: string[]): Promise<boolean> {
-    if (this.storage instanceof LocalStorage) {
-      const file = await this.storage.open(key);
-      if (!file) return false;
-      res.writeHead(status, [...headers, 'Content-Length', String(file.size)]);
-      cutWhenStalled(res, this.sendTimeoutMs);
-      await file.sendTo(res).catch(() => res.destroy());
-      return true;
-    }
-    const obj = await this.storage.read(key);
-    if (!obj) return false;
-    res.writeHead(status, [...headers, 'Content-Length', String(obj.size)]);
+    const file = await this.storage.open(key);
+    if (!file) return false;
+    res.writeHead(status, [...headers, 'Content-Length', String(file.size)]);
     cutWhenStalled(res, this.sendTimeoutMs);
-    await pipeline(obj.body, res).catch(() => res.destroy());
+    await file.sendTo(res).catch(() => res.destroy());
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { RouteMatcher, ROUTES } from '../src';
 import { parseTarget } from '../src/target';
-import { conanProjectPath } from '../src/resolver';
+import { conanProjectPath } from '../src/routes';
 
 const matcher = new RouteMatcher(ROUTES);
 const match = (path: string) => {
@@ -33,9 +33,9 @@ describe('routing table', () => {
     ['/api/v4/projects/5', 'identity project'],
     ['/api/v4/projects/group%2Fproject', 'identity project'],
     ['/api/v4/projects/5/members/7', 'identity project'],
-    ['/api/v4/packages/conan/v1/ping', 'registry conan-user'],
-    ['/api/v4/packages/conan/v1/conans/pkg/1.0/grp+proj/stable/digest', 'registry conan-user'],
-    ['/api/v4/packages/conan/v2/users/authenticate', 'registry conan-user'],
+    ['/api/v4/packages/conan/v1/ping', 'registry named-project'],
+    ['/api/v4/packages/conan/v1/conans/pkg/1.0/grp+proj/stable/digest', 'registry named-project'],
+    ['/api/v4/packages/conan/v2/users/authenticate', 'registry named-project'],
     ['/api/v4/projects/5/packages/conan/v1/conans/pkg/1.0/grp+proj/stable', 'registry project'],
     ['/api/v4/projects/5/packages/conan/v2/conans/pkg/1.0/_/_/revisions/abc/files/conanfile.py', 'registry project'],
     ['/api/v4/projects/5/packages/conan/v1/users/authenticate', 'registry none'],

@@ -2,22 +2,13 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { TEST_BASE_URL, TEST_INTERNAL_TOKEN, testKeys } from '@anvil/testing';
-import { RunningGateway, startGateway, StartGatewayOptions } from '../../src';
+import { RunningGateway, SERVICES, startGateway, StartGatewayOptions } from '../../src';
 import type { ServiceName } from '../../src/routes';
-
-const ENV_OF: Record<ServiceName, string> = {
-  identity: 'IDENTITY_URL',
-  registry: 'REGISTRY_URL',
-  'project-transfer': 'PROJECT_TRANSFER_URL',
-  'work-items': 'WORK_ITEMS_URL',
-  pipelines: 'PIPELINES_URL',
-  alerting: 'ALERTING_URL',
-};
 
 /** Starts a gateway on a free port in front of `upstreams` (service name → base URL), signing with the test key. */
 export function startTestGateway(upstreams: Partial<Record<ServiceName, string>>, env: Record<string, string> = {}, opts: StartGatewayOptions = {}): Promise<RunningGateway> {
   const urls: Record<string, string> = {};
-  for (const [name, url] of Object.entries(upstreams)) urls[ENV_OF[name as ServiceName]] = url;
+  for (const [name, url] of Object.entries(upstreams)) urls[SERVICES[name as ServiceName].urlVariable] = url;
   return startGateway({
     port: 0,
     ...opts,

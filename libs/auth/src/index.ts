@@ -5,3 +5,4 @@ export * from './identity-client';
 export * from './transfer';
 export * from './shared-answer';
 export * from './sodium';
+export * from './conan-jwt';

@@ -32,12 +32,7 @@ export function createStorage(config: StorageConfig): LocalStorage | S3Storage {
   return new LocalStorage(config.STORAGE_DIR, { fsync: config.STORAGE_FSYNC });
 }
 
-/**
- * Call once at startup: creates the S3 bucket when the driver is S3; on local storage, deletes the
- * temporary files a process that stopped mid-put left (`LocalStorage.sweepTemp`; a failure there does
- * not stop the start).
- */
+/** Call once at startup: the driver's own start-up work (`Storage.prepare`). */
 export async function prepareStorage(storage: Storage): Promise<void> {
-  if (storage instanceof S3Storage) await storage.ensureBucket();
-  if (storage instanceof LocalStorage) await storage.sweepTemp().catch(() => 0);
+  await storage.prepare();
 }

@@ -10,7 +10,7 @@ import { type Receipt, receiveFile } from './local-receive';
 import { syncPlaced } from './local-sync';
 import { sweepTempDir } from './local-temp';
 import { closeFd, LOCAL_CHUNK_SIZE, type OpenedFile, readWhole, sendBytes, sendPooled, SMALL_READ } from './local-send';
-import type { ObjectInfo, PutOptions, Storage } from './types';
+import type { ObjectInfo, PutOptions, ReceiveOptions, Storage } from './types';
 
 export { LOCAL_CHUNK_SIZE, SMALL_READ, type OpenedFile } from './local-send';
 
@@ -132,7 +132,7 @@ export class LocalStorage implements Storage {
    * the gateway stores), and the move makes it durable. With fsync, a large body is flushed as it
    * arrives (`EarlyFlush`), so the move's flush has only its tail left.
    */
-  receive(key: string, body: Readable, opts: { limit: number; expectedSize: number | null }): Receipt {
+  receive(key: string, body: Readable, opts: ReceiveOptions): Receipt {
     return receiveFile(this.localPath(key), body, { ...opts, flushEvery: this.fsync ? EARLY_FLUSH_EVERY : undefined });
   }
 
@@ -250,6 +250,11 @@ export class LocalStorage implements Storage {
    */
   sweepTemp(now = Date.now()): Promise<number> {
     return sweepTempDir(path.join(this.root, TEMP_DIR), now);
+  }
+
+  /** Sweeps the temporary directory (`sweepTemp`); a failure there does not stop the start. */
+  async prepare(): Promise<void> {
+    await this.sweepTemp().catch(() => 0);
   }
 
   /** Deletes every object whose key starts with `prefix`; an empty prefix is refused. */

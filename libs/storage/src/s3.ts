@@ -1,8 +1,10 @@
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { DigestStream, feedDigest } from './digest';
 import { InvalidKeyError, validateKey, validatePrefix } from './keys';
-import type { ObjectInfo, PutOptions, Storage } from './types';
+import type { Receipt } from './local-receive';
+import type { ObjectInfo, OpenedObject, PutOptions, ReceiveOptions, Storage } from './types';
 
 type ClientS3 = typeof import('@aws-sdk/client-s3');
 type LibStorage = typeof import('@aws-sdk/lib-storage');
@@ -207,6 +209,46 @@ export class S3Storage implements Storage {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  /** The body piped through a DigestStream into `put` (a multipart upload). */
+  receive(key: string, body: Readable, opts: ReceiveOptions): Receipt {
+    const digest = new DigestStream(opts.limit, 0, opts.expectedSize);
+    const detach = feedDigest(body, digest);
+    const done = (async () => {
+      try {
+        await this.put(key, digest, { fresh: true });
+        return await digest.digests();
+      } finally {
+        detach();
+      }
+    })();
+    return {
+      done,
+      limit: (n) => digest.setLimit(n),
+      cancel: () => {
+        detach();
+        digest.destroy(new Error('cancelled'));
+      },
+    };
+  }
+
+  /** The object's stream, piped into the destination when sent. */
+  async open(key: string): Promise<OpenedObject | null> {
+    const obj = await this.read(key);
+    if (!obj) return null;
+    return {
+      size: obj.size,
+      sendTo: (dest) => pipeline(obj.body, dest),
+      close: async () => {
+        obj.body.destroy();
+      },
+    };
+  }
+
+  /** Creates the bucket unless it exists (`ensureBucket`). */
+  async prepare(): Promise<void> {
+    await this.ensureBucket();
   }
 
   /** Closes the client's sockets. */

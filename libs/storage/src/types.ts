@@ -1,9 +1,27 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import type { Receipt } from './local-receive';
 
 export interface ObjectInfo {
   key: string;
   size: number;
   lastModified?: Date;
+}
+
+/** A stored object opened for sending: its size, and a sender that writes it whole into a stream. */
+export interface OpenedObject {
+  size: number;
+  /** Writes the whole object into `dest` and ends it; rejects when `dest` closes or fails first. Releases the object either way. */
+  sendTo(dest: Writable): Promise<void>;
+  /** Releases the object without sending it. */
+  close(): Promise<void>;
+}
+
+/** What `receive` is told about the body it stores. */
+export interface ReceiveOptions {
+  /** Largest size accepted (FileTooLargeError past it; `Receipt.limit` may lower it while bytes flow). */
+  limit: number;
+  /** The size the sender declared, when it did. */
+  expectedSize: number | null;
 }
 
 export interface PutOptions {
@@ -50,4 +68,18 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** Every object whose key starts with `prefix` (a plain string prefix, as on S3), in UTF-8 byte order of keys. */
   list(prefix: string): AsyncIterable<ObjectInfo>;
+  /**
+   * Receives `body` as the new object `key` (fresh: nobody reads it before `done` resolves), measuring
+   * its size, MD5, SHA-1 and SHA-256 on the way, each driver in its fastest way. `done` rejects, with
+   * nothing left behind, past the limit (FileTooLargeError), when the body fails or is cancelled, or
+   * when storage fails. The object may not be durable yet: it is meant to be moved into place.
+   */
+  receive(key: string, body: Readable, opts: ReceiveOptions): Receipt;
+  /** The object opened for sending (see OpenedObject), or null when it does not exist. */
+  open(key: string): Promise<OpenedObject | null>;
+  /**
+   * Start-up work, once per process before serving: what the store needs to exist (an S3 bucket), and
+   * removing what a process that stopped mid-write left behind. A failed clean-up does not fail it.
+   */
+  prepare(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { Express, Request } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
-import { conanJwtSecret } from './auth/jwt';
+import { conanJwtSecret } from '@anvil/auth';
 import { TokenExpiry } from './auth/token-expiry';
 import type { RegistryConfig } from './config';
 import type { RegistryDeps } from './packages/deps';

@@ -16,7 +16,5 @@ export const registryService: ServiceDefinition<RegistryConfig> = {
   onStart: (deps) => prepareStorage(deps.storage),
 };
 export { configSchema };
-export { conanJwtSecret, mintConanJwt, verifyConanJwt } from './auth/jwt';
-export type { ConanTokenClaims } from './auth/jwt';
 export { RegistryEvents } from './events/contracts';
 export type { PackageEventV1 } from './events/contracts';

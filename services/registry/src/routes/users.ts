@@ -1,6 +1,6 @@
 import type { Response, Router } from 'express';
 import { ctx, UnauthorizedError } from '@anvil/http';
-import { mintConanJwt } from '../auth/jwt';
+import { mintConanJwt } from '@anvil/auth';
 import { callerOf } from '../auth/policy';
 import { markReusable } from './reusable';
 import type { RouteDeps } from './route-deps';

@@ -1,7 +1,5 @@
-import { REUSABLE_ANSWER_HEADER } from '@anvil/auth';
 import jwt from 'jsonwebtoken';
-import { AccessLevel } from '@anvil/auth';
-import { monthsLater, verifyConanJwt } from '../../src/auth/jwt';
+import { AccessLevel, monthsLater, REUSABLE_ANSWER_HEADER, verifyConanJwt } from '@anvil/auth';
 import { anon, asUser, project, signedWith, startRegistry, user, v1i, v1p, v2, type Registry } from '../helpers';
 
 const SECRET = 'test-conan-secret';
