@@ -1,3 +1,3 @@
-export { bufferedStdout, createLogger, levelOf } from './logger';
+export { bufferedStdout, createLogger } from './logger';
 export type { BufferedDestination, Destination, Fields, Level, Logger, LoggerOptions } from './logger';
-export { CENSOR, REDACT_PATHS, scrubUrl } from './redact';
+export { CENSOR, redact, scrubUrl } from './redact';

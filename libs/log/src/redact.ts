@@ -2,24 +2,19 @@
 export const CENSOR = '[REDACTED]';
 
 /**
- * Field and header names whose values never reach a log line: GitLab's credential headers (as Node
- * lower-cases them, and as clients spell them), credential fields of request bodies.
+ * Keys whose values never reach a log line, compared in lower case: GitLab's credential headers,
+ * the fleet's internal ones, and credential fields of request bodies and query strings.
  */
-const SECRET_KEYS = [
-  'authorization', 'Authorization', 'cookie', 'private-token', 'PRIVATE-TOKEN', 'job-token', 'JOB-TOKEN',
-  'x-anvil-context', 'x-anvil-internal-token',
+const SECRET_KEYS = new Set([
+  'authorization', 'cookie', 'private-token', 'job-token', 'x-anvil-context', 'x-anvil-internal-token',
   'password', 'token', 'private_token', 'access_token', 'job_token',
-];
+]);
 
-function at(prefix: string, key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${prefix}${prefix ? '.' : ''}${key}` : `${prefix}["${key}"]`;
-}
+/** Fields that hold a path or URL: the credentials in their query are censored. */
+const URL_KEYS = new Set(['path', 'url']);
 
-/**
- * pino `redact` paths for the secret keys at the top of a logged object and two levels below it
- * (`{ password }`, `{ user: { password } }`, `{ req: { headers: { authorization } } }`).
- */
-export const REDACT_PATHS: string[] = ['', '*', '*.*'].flatMap((prefix) => SECRET_KEYS.map((k) => at(prefix, k)));
+/** How deep below a logged object keys are looked at (`{ req: { headers: { authorization } } }` is 2). */
+const MAX_DEPTH = 3;
 
 const SECRET_QUERY = /([?&](?:private_token|access_token|job_token)=)[^&#]*/gi;
 const MAY_HOLD_TOKEN = /_token=/i;
@@ -29,18 +24,38 @@ export function scrubUrl(url: string): string {
   return MAY_HOLD_TOKEN.test(url) ? url.replace(SECRET_QUERY, `$1${CENSOR}`) : url;
 }
 
-/** Fields that hold a path or URL: their query's credentials are censored before they are written. */
-const URL_FIELDS = ['path', 'url'] as const;
+function isSecret(key: string): boolean {
+  return SECRET_KEYS.has(key) || SECRET_KEYS.has(key.toLowerCase());
+}
 
-/** pino's `formatters.log`: a copy of `obj` with credentials scrubbed from its `path` and `url` (the object itself untouched). */
-export function scrubFields(obj: Record<string, unknown>): Record<string, unknown> {
-  let out = obj;
-  for (const k of URL_FIELDS) {
-    const v = obj[k];
-    if (typeof v === 'string' && MAY_HOLD_TOKEN.test(v)) {
-      if (out === obj) out = { ...obj };
-      out[k] = scrubUrl(v);
-    }
+function isWalkable(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** `value` as it may be logged under `key`, at `depth` below the logged object. */
+function redactValue(key: string, value: unknown, depth: number): unknown {
+  if (isSecret(key)) return CENSOR;
+  if (typeof value === 'string') return URL_KEYS.has(key) ? scrubUrl(value) : value;
+  return depth < MAX_DEPTH && isWalkable(value) ? redact(value, depth + 1) : value;
+}
+
+/**
+ * `fields` with the value of every secret key (any case: `PRIVATE-TOKEN`, `authorization`, `password`,
+ * `token`, ...) censored down to three levels (plain objects and arrays), and the credentials in
+ * the query of `path` and `url` strings censored. `fields` itself is never changed: what differs is
+ * copied, what does not is shared.
+ */
+export function redact<T extends Record<string, unknown> | unknown[]>(fields: T, depth = 0): T {
+  let out: T = fields;
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key];
+    const safe = redactValue(key, value, depth);
+    if (safe === value) continue;
+    if (out === fields) out = (Array.isArray(fields) ? [...fields] : { ...fields }) as T;
+    (out as Record<string, unknown>)[key] = safe;
   }
   return out;
 }

@@ -45,14 +45,19 @@ describe('createLogger', () => {
 });
 
 describe('redaction', () => {
-  it('censors credential headers, whatever their case, at any of the first three levels', () => {
+  it('censors credential headers, whatever their case, down to three levels', () => {
     const out = collector();
     const log = createLogger('s', 'info', { destination: out.stream });
-    log.warn('headers', { 'PRIVATE-TOKEN': 'glpat-secret1', req: { headers: { 'private-token': 'glpat-secret2', authorization: 'Bearer secret3', accept: '*/*' } } });
+    const headers = { 'private-token': 'glpat-secret2', Authorization: 'Bearer secret3', accept: '*/*' };
+    log.warn('headers', { 'PRIVATE-TOKEN': 'glpat-secret1', req: { headers }, list: [{ 'Job-Token': 'secret4' }], a: { b: { c: { d: { token: 'deep' } } } } });
     const [line] = out.lines();
     expect(line['PRIVATE-TOKEN']).toBe('[REDACTED]');
-    expect(line.req).toEqual({ headers: { 'private-token': '[REDACTED]', authorization: '[REDACTED]', accept: '*/*' } });
+    expect(line.req).toEqual({ headers: { 'private-token': '[REDACTED]', Authorization: '[REDACTED]', accept: '*/*' } });
+    expect(line.list).toEqual([{ 'Job-Token': '[REDACTED]' }]);
     expect(out.text()).not.toMatch(/secret/);
+    // below three levels keys are not looked at (a bound on the work per line)
+    expect(line.a).toEqual({ b: { c: { d: { token: 'deep' } } } });
+    expect(headers['private-token']).toBe('glpat-secret2');
   });
 
   it('censors password and token fields, also in a child’s fields, and leaves the logged object as it was', () => {
