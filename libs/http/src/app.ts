@@ -37,6 +37,7 @@ export interface ServiceAppOptions {
   readiness?: () => Promise<boolean>;
   /** Turns domain/database errors into HttpErrors (e.g. Postgres SQLSTATEs). */
   errorTranslators?: ErrorTranslator[];
+  /** The app's logger, parent of each request's `req.log` (default: `createLogger(name)`). */
   logger?: Logger;
   /** Maximum JSON/form body size (file uploads stream and are not parsed). */
   bodyLimit?: string;
