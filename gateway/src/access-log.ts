@@ -1,4 +1,4 @@
-import { BufferedDestination, createLogger, Destination, Logger } from '@anvil/log';
+import { type BufferedDestination, createLogger, type Destination, type Logger } from '@anvil/log';
 
 /** One access-log record: what the gateway did with a request. */
 export type AccessRecord = {
