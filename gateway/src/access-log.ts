@@ -1,5 +1,7 @@
+import { type BufferedDestination, createLogger, type Destination, type Logger } from '@anvil/log';
+
 /** One access-log record: what the gateway did with a request. */
-export interface AccessRecord {
+export type AccessRecord = {
   method: string;
   path: string;
   status: number;
@@ -7,45 +9,36 @@ export interface AccessRecord {
   rid: string;
   user: number | null;
   service: string | null;
-}
+};
 
 /**
- * Structured JSON access log, one line per request, buffered and written in batches (every
- * `intervalMs`, or as soon as 64 KiB are pending) so that logging does not dominate CPU: one write
- * system call per batch instead of one per request.
+ * The access log: one JSON line per request through the fleet's logger (`"msg":"request"` and the
+ * record's fields, the request id as `rid`). It writes to a destination that batches lines (see
+ * `bufferedStdout`), so logging does not dominate CPU on the hot path; `flush()` writes what is
+ * pending, and the gateway calls it when it stops.
  */
 export class AccessLog {
-  private buf: string[] = [];
-  private bytes = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly log: Logger | null;
 
+  /** `out` null: the log is off. */
   constructor(
-    private readonly out: NodeJS.WritableStream | null,
-    private readonly intervalMs = 100,
-    private readonly svc = 'gateway',
-  ) {}
+    private readonly out: Destination | BufferedDestination | null,
+    svc = 'gateway',
+  ) {
+    this.log = out ? createLogger(svc, 'info', { destination: out }) : null;
+  }
 
   /** Records one request (no-op when the log is off). */
   write(r: AccessRecord): void {
-    if (!this.out) return;
-    const line = `{"time":"${new Date().toISOString()}","level":"info","svc":"${this.svc}","msg":"request","method":"${r.method}","path":${JSON.stringify(r.path)},"status":${r.status},"ms":${r.ms},"rid":${JSON.stringify(r.rid)},"user":${r.user},"service":${r.service ? `"${r.service}"` : 'null'}}\n`;
-    this.buf.push(line);
-    this.bytes += line.length;
-    if (this.bytes >= 65536) this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.intervalMs);
-      this.timer.unref();
-    }
+    this.log?.info('request', r);
   }
 
-  /** Writes what is pending. */
+  /** Writes what is pending, synchronously. A log that cannot be written does not stop the gateway. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!this.buf.length || !this.out) return;
-    const chunk = this.buf.join('');
-    this.buf = [];
-    this.bytes = 0;
-    this.out.write(chunk);
+    try {
+      (this.out as Partial<BufferedDestination> | null)?.flushSync?.();
+    } catch {
+      // nowhere left to report it: the log is the one thing that failed
+    }
   }
 }

@@ -5,13 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
 import type { EventBus, Subscription } from '@anvil/events';
-import type { Logger } from '@anvil/http';
+import { bufferedStdout, createLogger, type Logger } from '@anvil/log';
 import { createStorage, prepareStorage } from '@anvil/storage';
 import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
 import { requireCredentialSettings } from './credentials';
 import { Gateway } from './gateway';
-import { createGatewayLogger } from './log';
 import { createUpstream, Upstream } from './proxy';
 import { type RouteDef, SERVICES, ServiceName } from './routes';
 import { GatewaySigner } from './signer';
@@ -33,7 +32,7 @@ export interface StartGatewayOptions {
   port?: number;
   /** Prefix for the cache-invalidation queue name (default QUEUE_PREFIX; tests isolate runs on a shared broker). */
   queuePrefix?: string;
-  /** Where access-log lines go (default stdout; LOG_LEVEL=silent or warn/error turns them off). */
+  /** Where access-log lines go (default stdout, batched; LOG_LEVEL=silent or warn/error turns them off). */
   accessLogStream?: NodeJS.WritableStream;
   logger?: Logger;
   /** The routing table (default ROUTES). */
@@ -98,7 +97,7 @@ async function subscribeCaches(gateway: Gateway, config: GatewayConfig, opts: St
 export async function startGateway(opts: StartGatewayOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(configSchema, opts.env ?? process.env);
   const { privateKey, internalToken } = required(config);
-  const logger = opts.logger ?? createGatewayLogger(config.LOG_LEVEL);
+  const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const logsRequests = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'info';
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
@@ -108,7 +107,8 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     signer,
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     upstreams: ups,
-    accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? process.stdout) : null),
+    // flushed by `gateway.stop()`, and at process exit by pino
+    accessLog: new AccessLog(logsRequests ? (opts.accessLogStream ?? bufferedStdout()) : null),
     logger,
     transfers,
     routes: opts.routes,

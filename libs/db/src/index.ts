@@ -2,7 +2,7 @@ import knexFactory, { Knex } from 'knex';
 import { ConflictError, HttpError, UnprocessableError, ValidationError } from '@anvil/http';
 
 export type { Knex };
-export { PreparedStatement } from './prepared';
+export { type NativeQuery, prepared, PreparedStatement, queryPrepared, statementName } from './prepared';
 /** A knex instance or a transaction: stores take this so callers choose the transaction. */
 export type Db = Knex | Knex.Transaction;
 

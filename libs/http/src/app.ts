@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import qs from 'qs';
 import { CONTEXT_HEADER, constantTimeEqual, ContextError, ContextVerifier, INTERNAL_TOKEN_HEADER, RequestContext } from '@anvil/auth';
 import { ErrorTranslator, HttpError, UnauthorizedError } from './errors';
-import { createLogger, Logger } from './logger';
+import { createLogger, Logger } from '@anvil/log';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -11,6 +11,8 @@ declare global {
     interface Request {
       /** The verified gateway context (set on /api/v4 routes). */
       anvil?: RequestContext;
+      /** This request's logger: every line carries its request id (`rid`) when it has one. */
+      log: Logger;
     }
   }
 }
@@ -35,6 +37,7 @@ export interface ServiceAppOptions {
   readiness?: () => Promise<boolean>;
   /** Turns domain/database errors into HttpErrors (e.g. Postgres SQLSTATEs). */
   errorTranslators?: ErrorTranslator[];
+  /** The app's logger, parent of each request's `req.log` (default: `createLogger(name)`). */
   logger?: Logger;
   /** Maximum JSON/form body size (file uploads stream and are not parsed). */
   bodyLimit?: string;
@@ -111,6 +114,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
 
   // On this app's response prototype, not on each response: no property added per request.
   app.response.json = exactJson;
+  requestLoggers(app, log);
 
   app.use((req, res, next) => {
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
@@ -170,6 +174,23 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   return app;
 }
 
+const REQUEST_LOG = Symbol('log');
+
+/**
+ * Gives each request of `app` a `req.log`: a child of `log` with the request id (`X-Request-Id`, which
+ * the gateway sets, else the signed context's `rid`), made on first use, so a request that logs
+ * nothing costs nothing.
+ */
+function requestLoggers(app: express.Express, log: Logger): void {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { [REQUEST_LOG]?: Logger }): Logger {
+      const rid = this.get('x-request-id') ?? this.anvil?.rid;
+      return (this[REQUEST_LOG] ??= rid ? log.child({ rid }) : log);
+    },
+  });
+}
+
 /**
  * `res.json` that answers `Content-Type: application/json` exactly, as GitLab does: python-gitlab
  * compares the header to that string, and express would append `; charset=utf-8`.
@@ -187,7 +208,7 @@ export function errorHandler(log: Logger, translators: ErrorTranslator[]) {
     if (!e) for (const t of translators) if ((e = t(err))) break;
     if (!e) e = bodyParserError(err);
     if (!e) {
-      log.error('unhandled error', { method: req.method, path: req.originalUrl, err: err instanceof Error ? err.stack : String(err) });
+      (req.log ?? log).error('unhandled error', { method: req.method, path: req.originalUrl, err: err instanceof Error ? err.stack : String(err) });
       e = new HttpError(500, { message: '500 Internal Server Error' });
     }
     if (res.headersSent) {

@@ -1,1 +1,3 @@
-export {};
+export { bufferedStdout, createLogger } from './logger';
+export type { BufferedDestination, Destination, Fields, Level, Logger, LoggerOptions } from './logger';
+export { CENSOR, redact, scrubUrl } from './redact';

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 
 /** Today's date in UTC, as Postgres sees it (token and membership expiry compare against this). */
 export const TODAY_UTC = "(now() AT TIME ZONE 'utc')::date";
@@ -86,25 +84,5 @@ export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** The name of the prepared statement for an SQL text: a digest, so one text always has one name. */
-export function statementName(sql: string): string {
-  return `identity_${createHash('sha1').update(sql).digest('base64url').slice(0, 22)}`;
-}
-
-/**
- * Marks a fixed-shape query as a named prepared statement, so each pooled connection plans it once
- * instead of on every call: planning the joined project/group reads (~300 µs of Postgres CPU, five
- * times their execution) was most of their cost. The name is a digest of the SQL text, so another
- * shape of the same query gets its own statement. Only for queries whose text does not vary with
- * the data (no IN lists of variable length), and with explicit column lists, not `*` (a column
- * added by a later migration would otherwise fail the cached statement: "cached plan must not
- * change result type"). Never on a builder handed to `paginate`: its clones (the count query)
- * would carry the name with another text.
- */
-export function prepared<Q extends { toSQL(): { sql: string }; options(o: Readonly<Record<string, unknown>>): unknown }>(q: Q): Q {
-  q.options({ name: statementName(q.toSQL().sql) });
-  return q;
-}
-
 /** A knex instance or a transaction: stores take this so callers choose the transaction. */
-export type Db = Knex | Knex.Transaction;
+export type { Db } from '@anvil/db';

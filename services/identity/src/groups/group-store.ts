@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { Db, groupLevelSql, prepared, readableThroughProjectsSql } from '../sql';
+import { prepared } from '@anvil/db';
+import { Db, groupLevelSql, readableThroughProjectsSql } from '../sql';
 import { Namespace, NamespaceRow, toNamespace } from '../namespaces/namespace';
 import { namespaceSelect } from '../namespaces/namespace-store';
 
@@ -38,7 +39,7 @@ export const groupStore = {
     if (userId) q.select(db.raw(readableColumn('namespaces'), [userId, userId]));
     if (typeof ref === 'number') q.where('namespaces.id', ref);
     else q.whereRaw('lower(namespaces.full_path) = lower(?)', [ref]);
-    const row = (await prepared(q.first())) as (NamespaceRow & { access_level: number }) | undefined;
+    const row = (await prepared(q.first(), 'identity')) as (NamespaceRow & { access_level: number }) | undefined;
     return row ? toGroup(row) : null;
   },
 };

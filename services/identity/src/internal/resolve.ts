@@ -1,7 +1,8 @@
 import type { GroupScope, ProjectScope } from '@anvil/auth';
+import { prepared } from '@anvil/db';
 import { splitFullPath } from '../namespaces/paths';
 import { readableColumn } from '../groups/group-store';
-import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_SUBTREE_IDS, prepared, projectLevelSql } from '../sql';
+import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_SUBTREE_IDS, projectLevelSql } from '../sql';
 
 /**
  * The gateway's hot-path lookups. Each is one indexed query (a prepared statement): by primary
@@ -21,7 +22,7 @@ export async function resolveProject(db: Db, ref: number | string, userId: numbe
     if (!namespace) return null;
     q.whereRaw('lower(n.full_path) = lower(?) AND lower(p.path) = lower(?)', [namespace, path]);
   }
-  const row = await prepared(q.first());
+  const row = await prepared(q.first(), 'identity');
   if (!row) return null;
   return {
     id: row.id,
@@ -45,7 +46,7 @@ export async function resolveGroup(db: Db, ref: number | string, userId: number 
   if (userId) q.select(db.raw(readableColumn('n'), [userId, userId]));
   if (typeof ref === 'number') q.where('n.id', ref);
   else q.whereRaw('lower(n.full_path) = lower(?)', [ref]);
-  const row = await prepared(q.first());
+  const row = await prepared(q.first(), 'identity');
   if (!row) return null;
   const level = Number(row.access_level);
   const scope: GroupScope = { id: row.id, full_path: row.full_path, parent_id: row.parent_id, visibility: row.visibility, access_level: level };

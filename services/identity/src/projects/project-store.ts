@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { Db, groupLevelSql, prepared, projectLevelSql } from '../sql';
+import { prepared } from '@anvil/db';
+import { Db, groupLevelSql, projectLevelSql } from '../sql';
 import { Project, ProjectRow, toProject } from './project';
 import type { ProjectSettings } from './project-settings';
 
@@ -60,7 +61,7 @@ export interface NewProjectRow {
 export const projectStore = {
   /** One project by id or full path with `userId`'s levels, or null (one prepared statement). */
   async find(db: Db, ref: number | { namespace: string; path: string }, userId: number | null): Promise<Project | null> {
-    const row = (await prepared(whereRef(projectSelect(db, userId), ref).first())) as ProjectRow | undefined;
+    const row = (await prepared(whereRef(projectSelect(db, userId), ref).first(), 'identity')) as ProjectRow | undefined;
     return row ? toProject(row) : null;
   },
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
-import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, prepared } from '../sql';
+import { prepared } from '@anvil/db';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS } from '../sql';
 import type { ProjectRow } from './project';
 import { projectSelect } from './project-store';
 
@@ -67,7 +68,7 @@ export class ProjectsFinder {
    * `paginate`, which derives a count query from the builder (a named statement must keep its text).
    */
   async first(limit: number): Promise<ProjectRow[]> {
-    return (await prepared(this.execute().limit(limit))) as ProjectRow[];
+    return (await prepared(this.execute().limit(limit), 'identity')) as ProjectRow[];
   }
 
   private memberOf(q: Knex.QueryBuilder, level: number) {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { type Db, prepared } from '../sql';
+import { prepared } from '@anvil/db';
+import type { Db } from '../sql';
 import { Token, TokenRow, toToken } from './token';
 
 /** The columns of `personal_access_tokens` (listed: the gateway's lookup is a prepared statement). */
@@ -28,7 +29,7 @@ export const tokenStore = {
       .select(...TOKEN_COLUMNS.map((c) => `t.${c}`), 'u.username as u_username', 'u.name as u_name', 'u.admin as u_admin', 'u.state as u_state');
     if ('digest' in by) q.where('t.token_digest', by.digest);
     else q.where({ 't.id': by.id, 't.user_id': by.userId });
-    const row = (await prepared(q.first())) as TokenWithUserRow | undefined;
+    const row = (await prepared(q.first(), 'identity')) as TokenWithUserRow | undefined;
     if (!row) return null;
     return { token: toToken(row), user: { id: row.user_id, username: row.u_username, name: row.u_name, admin: row.u_admin, state: row.u_state } };
   },

@@ -39,17 +39,12 @@ export interface UserRow {
   updated_at: Date;
 }
 
+/** The fields a user has under the same name in its row and in the domain. */
+type SameNamed = 'id' | 'username' | 'email' | 'name' | 'state' | 'admin' | 'external' | 'bot' | 'note';
+
 /** A user as the domain sees it (the password digest never leaves the store layer's callers). */
-export interface User {
-  id: number;
-  username: string;
-  email: string;
-  name: string;
-  state: 'active' | 'blocked';
-  admin: boolean;
+export interface User extends Pick<UserRow, SameNamed> {
   passwordDigest: string | null;
-  external: boolean;
-  bot: boolean;
   profile: {
     bio: string;
     location: string;
@@ -63,7 +58,6 @@ export interface User {
     discord: string;
     github: string;
   };
-  note: string | null;
   commitEmail: string | null;
   projectsLimit: number;
   canCreateGroup: boolean;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { queryPrepared } from '../db/prepared';
+import { queryPrepared } from '@anvil/db';
 import type { IssueView } from '../entities/issue';
 import type { MilestoneUrls } from '../entities/milestone';
 import type { EpicRow, IterationRow } from '../epics/epic-store';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { queryPrepared } from '../db/prepared';
+import { queryPrepared } from '@anvil/db';
 import { issueColumns, IssueRow } from './issue-row';
 
 type Db = Knex | Knex.Transaction;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor, ProjectScope } from '@anvil/auth';
-import { queryPrepared } from '../db/prepared';
+import { queryPrepared } from '@anvil/db';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Knex } from 'knex';
 import { COUNT_LIMIT, pageRequest, setOffsetHeaders } from '@anvil/http';
-import { queryPrepared } from '../../db/prepared';
+import { queryPrepared } from '@anvil/db';
 import type { GenerationCache } from '../../db/freshness';
 import type { IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
