@@ -1,9 +1,9 @@
 import { createLogger, scrubUrl } from '../src';
-import { collector } from './support/lines';
+import { memoryDestination } from '../src';
 
 describe('createLogger', () => {
   it('writes one JSON line per call: level, ISO time, svc, the fields and msg', () => {
-    const out = collector();
+    const out = memoryDestination();
     createLogger('work-items', 'info', { destination: out.stream }).info('listening', { port: 7103 });
     expect(out.text().endsWith('\n')).toBe(true);
     const [line] = out.lines();
@@ -13,7 +13,7 @@ describe('createLogger', () => {
 
   it('keeps LOG_LEVEL’s meaning: lines below the level are dropped, silent drops all, an unknown level is info', () => {
     const at = (level: string) => {
-      const out = collector();
+      const out = memoryDestination();
       const log = createLogger('s', level, { destination: out.stream });
       log.debug('d');
       log.info('i');
@@ -30,7 +30,7 @@ describe('createLogger', () => {
   });
 
   it('adds a child’s fields to each of its lines, not to its parent’s', () => {
-    const out = collector();
+    const out = memoryDestination();
     const log = createLogger('s', 'info', { destination: out.stream });
     const child = log.child({ rid: 'abc' });
     child.info('one');
@@ -46,7 +46,7 @@ describe('createLogger', () => {
 
 describe('redaction', () => {
   it('censors credential headers, whatever their case, down to three levels', () => {
-    const out = collector();
+    const out = memoryDestination();
     const log = createLogger('s', 'info', { destination: out.stream });
     const headers = { 'private-token': 'glpat-secret2', Authorization: 'Bearer secret3', accept: '*/*' };
     log.warn('headers', { 'PRIVATE-TOKEN': 'glpat-secret1', req: { headers }, list: [{ 'Job-Token': 'secret4' }], a: { b: { c: { d: { token: 'deep' } } } } });
@@ -61,7 +61,7 @@ describe('redaction', () => {
   });
 
   it('censors password and token fields, also in a child’s fields, and leaves the logged object as it was', () => {
-    const out = collector();
+    const out = memoryDestination();
     const log = createLogger('s', 'info', { destination: out.stream });
     const body = { username: 'dave', password: 'Sup3r-secret-pw!', user: { password: 'another-secret' } };
     log.child({ token: 'secret-token' }).info('user created', body);
@@ -71,7 +71,7 @@ describe('redaction', () => {
   });
 
   it('censors private_token, access_token and job_token values in a logged path or url', () => {
-    const out = collector();
+    const out = memoryDestination();
     const log = createLogger('s', 'info', { destination: out.stream });
     const fields = { path: '/api/v4/projects?private_token=glpat-abc&per_page=5', url: 'http://x/api/v4/jobs?job_token=def' };
     log.error('unhandled error', fields);
