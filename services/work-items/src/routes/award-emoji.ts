@@ -17,7 +17,8 @@ export function mountAwardEmoji(router: Router, { db }: RouteDeps): void {
     const { issue_iid } = listParams.parse(req);
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issue_iid);
-    const rows: AwardRow[] = await paginate(req, res, issueAwards(db, issue.id));
+    const { items: rows, headers } = await paginate<AwardRow>(req, issueAwards(db, issue.id));
+    res.set(headers);
     const users = await usersByIds(db, rows.map((r) => r.user_id));
     res.json(rows.map((r) => toAwardEmoji(r, users.get(r.user_id))));
   });

@@ -27,7 +27,8 @@ export function mountEpics(router: Router, { db }: RouteDeps): void {
     const q = db('epics').where({ group_id: ctx(req).group?.id });
     if (f.state !== 'all') q.where({ state: f.state });
     if (f.search) q.where((w) => w.whereILike('title', `%${f.search}%`).orWhereILike('description', `%${f.search}%`));
-    const rows: EpicRow[] = await paginate(req, res, q.orderBy('created_at', 'desc').orderBy('id', 'desc'));
+    const { items: rows, headers } = await paginate<EpicRow>(req, q.orderBy('created_at', 'desc').orderBy('id', 'desc'));
+    res.set(headers);
     res.json(rows.map((e) => toEpic(e, base(req), groupPath(req))));
   });
 

@@ -9,16 +9,14 @@ import type { ReferenceOrigin } from '../issues/references';
 import type { RouteDeps } from './deps';
 import { globalListParams, groupListParams, projectListParams, toFilters } from './list-params';
 import { presentIssues } from './present';
-import { headerSink } from './response-cache';
 
 async function list(deps: RouteDeps, req: Request, res: Response, parent: FinderParent, filters: IssueFilters, origin: ReferenceOrigin, details: boolean): Promise<void> {
   const { db } = deps;
   const c = ctx(req);
   await deps.responses.send(req, res, async () => {
-    const headers: Record<string, string> = {};
     const finder = new IssueFinder(db, viewerOf(c), parent, filters);
-    const rows = await paginateIssues(req, headerSink(headers), db, finder, deps.counts);
-    const body = await presentIssues(db, rows, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
+    const { items, headers } = await paginateIssues(req, db, finder, deps.counts);
+    const body = await presentIssues(db, items, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
     return { status: 200, body: JSON.stringify(body), headers };
   });
 }

@@ -32,7 +32,8 @@ export function mountIssueNotes(router: Router, { db }: RouteDeps): void {
     const f = listParams.parse(req);
     const pc = await projectContext(db, c);
     const issue = await findReadableIssue(db, pc, f.issue_iid).catch(() => Promise.reject(ISSUE_NOT_FOUND()));
-    const rows: NoteRow[] = await paginate(req, res, notesOf(db, 'Issue', issue.id, { by: f.order_by, sort: f.sort }, pc.level >= AccessLevel.PLANNER || pc.viewer.admin));
+    const { items: rows, headers } = await paginate<NoteRow>(req, notesOf(db, 'Issue', issue.id, { by: f.order_by, sort: f.sort }, pc.level >= AccessLevel.PLANNER || pc.viewer.admin));
+    res.set(headers);
     const users = await usersByIds(db, rows.map((n) => n.author_id));
     res.json(rows.map((n) => toNote(n, users.get(n.author_id), issue.iid)));
   });

@@ -58,7 +58,8 @@ function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
       if (groups.length) w.orWhereIn('group_id', groups);
     });
     if (f.search) q.whereILike('title', `%${f.search}%`);
-    const rows: LabelRow[] = await paginate(req, res, q.orderBy('title').orderBy('id'));
+    const { items: rows, headers } = await paginate<LabelRow>(req, q.orderBy('title').orderBy('id'));
+    res.set(headers);
     const counts = f.with_counts ? await labelCounts(deps.db, rows.map((r) => r.id)) : undefined;
     res.json(rows.map((l) => present(kind, c, l, counts?.get(l.id))));
   });

@@ -61,7 +61,8 @@ export function mountMergeRequests(router: Router, { db }: RouteDeps): void {
   router.get('/projects/:id/merge_requests', async (req, res) => {
     const { state } = listParams.parse(req);
     const pc = await projectContext(db, ctx(req));
-    const rows: MergeRequestRow[] = await paginate(req, res, mergeRequestsOf(db, pc.id, state));
+    const { items: rows, headers } = await paginate<MergeRequestRow>(req, mergeRequestsOf(db, pc.id, state));
+    res.set(headers);
     res.json(await present(db, pc, rows, false));
   });
   // GET /projects/:id/merge_requests/:merge_request_iid
@@ -89,13 +90,15 @@ export function mountMergeRequests(router: Router, { db }: RouteDeps): void {
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issueParam.parse(req).issue_iid);
     const all: MergeRequestRow[] = await linkedMergeRequests(db, issue.id, { onlyClosing: false, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: false });
-    res.json(await present(db, pc, paginateArray(req, res, all), true));
+    const { items, headers } = paginateArray(req, all);
+    res.set(headers).json(await present(db, pc, items, true));
   });
   // GET /projects/:id/issues/:issue_iid/closed_by
   router.get('/projects/:id/issues/:issue_iid/closed_by', async (req, res) => {
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issueParam.parse(req).issue_iid);
-    const rows: MergeRequestRow[] = await paginate(req, res, linkedMergeRequests(db, issue.id, { onlyClosing: true, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: true }));
+    const { items: rows, headers } = await paginate<MergeRequestRow>(req, linkedMergeRequests(db, issue.id, { onlyClosing: true, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: true }));
+    res.set(headers);
     res.json(await present(db, pc, rows, false));
   });
 }

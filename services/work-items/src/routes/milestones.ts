@@ -66,7 +66,8 @@ function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
     const own = owner(kind, c);
     const withAncestors = f.include_ancestors || f.include_parent_milestones;
     const groupIds = kind === 'groups' ? (withAncestors ? await ancestorIds(deps, c) : [own.groupId as number]) : withAncestors ? await ancestorIds(deps, c) : [];
-    const rows: MilestoneRow[] = await paginate(req, res, listMilestones(deps.db, { projectId: own.projectId, groupIds }, f));
+    const { items: rows, headers } = await paginate<MilestoneRow>(req, listMilestones(deps.db, { projectId: own.projectId, groupIds }, f));
+    res.set(headers);
     const u = urls(c);
     for (const g of (await deps.db('groups').select('id', 'full_path').whereIn('id', groupIds)) as { id: number; full_path: string }[]) u.groupPaths.set(g.id, g.full_path);
     res.json(rows.map((m) => toMilestone(m, u)));

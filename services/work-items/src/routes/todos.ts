@@ -66,7 +66,8 @@ export function mountTodos(router: Router, { db }: RouteDeps): void {
     if (!c.user) throw new UnauthorizedError();
     const f = listParams.parse(req);
     const q = todosOf(db, c.user.id, { state: f.state, action: f.action, projectId: f.project_id, groupId: f.group_id, authorId: f.author_id, type: f.type });
-    const rows: TodoRow[] = await paginate(req, res, q);
+    const { items: rows, headers } = await paginate<TodoRow>(req, q);
+    res.set(headers);
     res.json(await present(db, c.base.replace(/\/$/, ''), rows));
   });
 
