@@ -1,10 +1,10 @@
-import express, { Request } from 'express';
+import express from 'express';
 import request from 'supertest';
 import { offsetHeaders, paginateArray } from '../src/pagination';
 
 const app = express();
 app.use((req, _res, next) => {
-  (req as Request & { anvil?: { base: string } }).anvil = { base: 'http://gw.test/' };
+  Object.assign(req, { anvil: { base: 'http://gw.test/' } });
   next();
 });
 app.get('/api/v4/headers', (req, res) => {
