@@ -2,7 +2,7 @@ import type { EpicRow, IterationRow } from '../epics/epic-store';
 import type { IssueRow } from '../issues/issue-row';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion, taskStatus } from '../issues/tasks';
-import type { LabelRow } from '../labels/label-store';
+import type { Label } from '../labels/label-store';
 import type { MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import { toEpicBase, toIteration } from './epic';
@@ -18,7 +18,7 @@ export interface IssueView {
   author: UserRow | null;
   closedBy: UserRow | null;
   assignees: UserRow[];
-  labels: LabelRow[];
+  labels: Label[];
   milestone: MilestoneRow | null;
   epic: EpicRow | null;
   iteration: IterationRow | null;

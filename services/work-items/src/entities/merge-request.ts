@@ -1,4 +1,4 @@
-import type { LabelRow } from '../labels/label-store';
+import type { Label } from '../labels/label-store';
 import type { MergeRequestRow } from '../merge-requests/merge-request-store';
 import type { MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
@@ -16,7 +16,7 @@ export interface MergeRequestView {
   closedBy: UserRow | null;
   mergedBy: UserRow | null;
   assignees: UserRow[];
-  labels: LabelRow[];
+  labels: Label[];
   milestone: MilestoneRow | null;
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { MergeRequestView } from '../entities/merge-request';
-import type { LabelRow } from '../labels/label-store';
+import { labelFromRow, LabelRow } from '../labels/label-store';
 import { milestonesByIds } from '../milestones/milestone-store';
 import { projectsByIds, usersByIds, UserRow } from '../read-model/store';
 import type { ReferencedProject } from '../issues/references';
@@ -25,7 +25,7 @@ export async function loadMergeRequestViews(db: Knex, rows: MergeRequestRow[], f
     closedBy: row.closed_by_id ? users.get(row.closed_by_id) ?? null : null,
     mergedBy: row.merged_by_id ? users.get(row.merged_by_id) ?? null : null,
     assignees: assignees.filter((a) => a.merge_request_id === row.id).map((a) => users.get(a.user_id)).filter((u): u is UserRow => !!u),
-    labels: labels.filter((l) => l.merge_request_id === row.id),
+    labels: labels.filter((l) => l.merge_request_id === row.id).map(labelFromRow),
     milestone: row.milestone_id ? milestones.get(row.milestone_id) ?? null : null,
   }));
   return { views, projectPaths: new Map([...refProjects.values()].map((p) => [p.id, p.pathWithNamespace])) };
