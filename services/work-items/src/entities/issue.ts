@@ -3,7 +3,7 @@ import type { IssueRow } from '../issues/issue-row';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion, taskStatus } from '../issues/tasks';
 import type { Label } from '../labels/label-store';
-import type { MilestoneRow } from '../milestones/milestone-store';
+import type { Milestone } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import { toEpicBase, toIteration } from './epic';
 import { toLabelBasic } from './label';
@@ -19,7 +19,7 @@ export interface IssueView {
   closedBy: UserRow | null;
   assignees: UserRow[];
   labels: Label[];
-  milestone: MilestoneRow | null;
+  milestone: Milestone | null;
   epic: EpicRow | null;
   iteration: IterationRow | null;
   mergeRequestsCount: number;

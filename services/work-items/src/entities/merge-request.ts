@@ -1,6 +1,6 @@
 import type { Label } from '../labels/label-store';
 import type { MergeRequestRow } from '../merge-requests/merge-request-store';
-import type { MilestoneRow } from '../milestones/milestone-store';
+import type { Milestone } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion } from '../issues/tasks';
@@ -17,7 +17,7 @@ export interface MergeRequestView {
   mergedBy: UserRow | null;
   assignees: UserRow[];
   labels: Label[];
-  milestone: MilestoneRow | null;
+  milestone: Milestone | null;
 }
 
 /** Presentation options: base URL, milestone URLs and the reference origin. */

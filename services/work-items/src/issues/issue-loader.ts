@@ -4,7 +4,7 @@ import type { IssueView } from '../entities/issue';
 import type { MilestoneUrls } from '../entities/milestone';
 import type { EpicRow, IterationRow } from '../epics/epic-store';
 import { labelFromRow, LabelRow } from '../labels/label-store';
-import type { MilestoneRow } from '../milestones/milestone-store';
+import { milestoneFromRow, MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import type { IssueRow } from './issue-row';
 import type { ReferencedProject } from './references';
@@ -107,7 +107,7 @@ export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptio
   const users = new Map(b.users.map((u) => [u.id, u]));
   const assignees = group(b.assignees, (a) => a.issue_id);
   const labels = new Map([...group(b.labels, (l) => l.issue_id)].map(([id, rows]) => [id, rows.map(labelFromRow)]));
-  const milestones = new Map(b.milestones.map((m) => [m.id, m]));
+  const milestones = new Map(b.milestones.map((m) => [m.id, milestoneFromRow(m)]));
   const epics = new Map(b.epics.map((e) => [e.id, e]));
   const iterations = new Map(b.iterations.map((i) => [i.id, i]));
   const mrCounts = new Map(b.mr_counts.map((c) => [c.issue_id, c.n]));
