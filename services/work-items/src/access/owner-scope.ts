@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { groupAccess, projectAccess, RequestContext } from '@anvil/auth';
+import { Actor, groupAccess, projectAccess, RequestContext } from '@anvil/auth';
 import { ForbiddenError, UnauthorizedError } from '@anvil/http';
 import { groupById, projectsByIds } from '../read-model/store';
 import { ISSUE_ADMIN_LEVEL } from './viewer';
@@ -21,10 +21,11 @@ export function ownerOf(kind: OwnerKind, c: RequestContext): Owner {
   return kind === 'projects' ? { projectId: c.project?.id as number, groupId: null } : { projectId: null, groupId: c.group?.id as number };
 }
 
-/** Throws 401 when anonymous and 403 below Planner on the owner (admins count as Owner). */
-export function requireIssueAdmin(kind: OwnerKind, c: RequestContext): void {
+/** The caller, when at least Planner on the owner (admins count as Owner); else 401 anonymous, 403 below. */
+export function requireIssueAdmin(kind: OwnerKind, c: RequestContext): Actor {
   if (!c.user) throw new UnauthorizedError();
   if ((kind === 'projects' ? projectAccess(c) : groupAccess(c)) < ISSUE_ADMIN_LEVEL) throw new ForbiddenError();
+  return c.user;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EpicRow, IterationRow } from '../epics/epic-store';
+import type { Epic, Iteration } from '../epics/epic-store';
 import type { IssueRow } from '../issues/issue-row';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion, taskStatus } from '../issues/tasks';
@@ -20,8 +20,8 @@ export interface IssueView {
   assignees: UserRow[];
   labels: Label[];
   milestone: Milestone | null;
-  epic: EpicRow | null;
-  iteration: IterationRow | null;
+  epic: Epic | null;
+  iteration: Iteration | null;
   mergeRequestsCount: number;
   subscribed?: boolean;
 }
@@ -103,10 +103,10 @@ export function toIssue(v: IssueView, o: IssueOptions): Record<string, unknown> 
   out.imported = false;
   out.imported_from = 'none';
   out.service_desk_reply_to = null;
-  const epicGroup = v.epic ? o.groupPaths.get(v.epic.group_id) ?? '' : '';
+  const epicGroup = v.epic ? o.groupPaths.get(v.epic.groupId) ?? '' : '';
   out.epic_iid = v.epic?.iid ?? null;
   out.epic = v.epic ? toEpicBase(v.epic, o.base, epicGroup) : null;
-  out.iteration = v.iteration ? toIteration(v.iteration, o.base, o.groupPaths.get(v.iteration.group_id) ?? '') : null;
+  out.iteration = v.iteration ? toIteration(v.iteration, o.base, o.groupPaths.get(v.iteration.groupId) ?? '') : null;
   out.health_status = r.health_status;
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ProjectContext } from '../access/project-context';
-import { createEpic, EpicRow } from '../epics/epic-store';
+import { createEpic, Epic } from '../epics/epic-store';
 import type { IssueRow } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { canAdminIssue } from '../issues/policy';
@@ -16,8 +16,8 @@ export function canPromote(pc: ProjectContext, issue: IssueRow): boolean {
  * the epic takes the issue's title and description; the issue is closed, remembers the epic
  * (`promoted_to_epic_id`), and gets a system note.
  */
-export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: IssueRow, actorId: number): Promise<{ epic: EpicRow; issue: IssueRow }> {
-  const epic = await createEpic(trx, { group_id: pc.groupId as number, title: issue.title, description: issue.description, author_id: actorId, confidential: false });
+export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: IssueRow, actorId: number): Promise<{ epic: Epic; issue: IssueRow }> {
+  const epic = await createEpic(trx, { groupId: pc.groupId as number, title: issue.title, description: issue.description, authorId: actorId, confidential: false });
   const closed = await setIssueState(trx, issue, 'close', actorId, { promoted_to_epic_id: epic.id });
   await insertNote(trx, { noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actorId, body: `promoted to epic &${epic.iid}`, system: true });
   return { epic, issue: closed };
