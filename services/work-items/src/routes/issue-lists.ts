@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import type { Knex } from 'knex';
 import { ctx, UnauthorizedError } from '@anvil/http';
 import { levelOn, viewerOf } from '../access/viewer';
 import { FinderParent, IssueFinder } from '../issues/finder/issue-finder';
@@ -21,14 +20,8 @@ async function list(deps: RouteDeps, req: Request, res: Response, parent: Finder
   });
 }
 
-async function statistics(db: Knex, res: Response, finder: IssueFinder): Promise<void> {
-  const rows: { state: string; n: string }[] = await finder.filtered().select('i.state').count({ n: '*' }).groupBy('i.state');
-  const counts = { all: 0, closed: 0, opened: 0 };
-  for (const r of rows) {
-    counts[r.state as 'opened' | 'closed'] = Number(r.n);
-    counts.all += Number(r.n);
-  }
-  res.json({ statistics: { counts } });
+async function statistics(res: Response, finder: IssueFinder): Promise<void> {
+  res.json({ statistics: { counts: await finder.stateCounts() } });
 }
 
 function projectParent(req: Request): FinderParent {
@@ -66,19 +59,19 @@ export function mountIssueLists(router: Router, deps: RouteDeps): void {
     const input = globalListParams.parse(req);
     const c = ctx(req);
     if (input.scope !== 'all' && !c.user) throw new UnauthorizedError();
-    await statistics(db, res, new IssueFinder(db, viewerOf(c), { kind: 'none' }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
+    await statistics(res, new IssueFinder(db, viewerOf(c), { kind: 'none' }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
   });
 
   // GET /groups/:id/issues_statistics
   router.get('/groups/:id/issues_statistics', async (req, res) => {
     const c = ctx(req);
     const input = groupListParams.parse(req);
-    await statistics(db, res, new IssueFinder(db, viewerOf(c), { kind: 'group', groupId: c.group?.id as number }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
+    await statistics(res, new IssueFinder(db, viewerOf(c), { kind: 'group', groupId: c.group?.id as number }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
   });
 
   // GET /projects/:id/issues_statistics
   router.get('/projects/:id/issues_statistics', async (req, res) => {
     const input = projectListParams.parse(req);
-    await statistics(db, res, new IssueFinder(db, viewerOf(ctx(req)), projectParent(req), { ...toFilters(input), state: 'all' }));
+    await statistics(res, new IssueFinder(db, viewerOf(ctx(req)), projectParent(req), { ...toFilters(input), state: 'all' }));
   });
 }
