@@ -4,7 +4,7 @@ import { isUniqueViolation } from '@anvil/db';
 
 type Db = Knex | Knex.Transaction;
 
-/** An award emoji row. */
+/** An `award_emoji` row. */
 export interface AwardRow {
   id: number;
   name: string;
@@ -13,6 +13,24 @@ export interface AwardRow {
   awardable_id: number;
   created_at: Date;
   updated_at: Date;
+}
+
+/** An emoji a user awarded to an awardable (today: an issue). */
+export interface Award {
+  id: number;
+  name: string;
+  userId: number;
+  awardableType: string;
+  awardableId: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The domain award of a row. */
+export function awardFromRow(r: AwardRow): Award {
+  return {
+    id: r.id, name: r.name, userId: r.user_id, awardableType: r.awardable_type, awardableId: r.awardable_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
 }
 
 /** Emoji names that count as up and down votes on issues. */
@@ -28,12 +46,12 @@ export function validEmojiName(name: string): boolean {
  * Awards `name` by a user to an issue, keeping the issue's up/down vote counters in the same
  * transaction. The same award twice is GitLab's `404 Award Emoji Name has already been taken Not Found`.
  */
-export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<AwardRow> {
+export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<Award> {
   try {
     return await db.transaction(async (trx) => {
       const [row] = await trx('award_emoji').insert({ name, user_id: userId, awardable_type: 'Issue', awardable_id: issueId }).returning('*');
       await bumpVotes(trx, issueId, name, 1);
-      return row;
+      return awardFromRow(row);
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new HttpError(404, { message: '404 Award Emoji Name has already been taken Not Found' });
@@ -47,7 +65,7 @@ export async function bumpVotes(db: Db, issueId: number, name: string, delta: nu
   if (column) await db('issues').where({ id: issueId }).increment(column, delta);
 }
 
-/** Awards on one issue, oldest first. */
+/** Awards on one issue (`AwardRow`s, for pagination), oldest first. */
 export function issueAwards(db: Db, issueId: number): Knex.QueryBuilder {
   return db('award_emoji').where({ awardable_type: 'Issue', awardable_id: issueId }).orderBy('id');
 }

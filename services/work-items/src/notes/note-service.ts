@@ -5,7 +5,7 @@ import type { ProjectContext } from '../access/project-context';
 import type { IssueRow } from '../issues/issue-row';
 import { isOwner } from '../issues/policy';
 import { extractQuickActions } from './quick-actions';
-import { insertNote, NoteRow } from './note-store';
+import { insertNote, Note } from './note-store';
 import { canPromote, promoteIssue, promoteMessage } from './promote';
 
 /** GitLab's note body limit. */
@@ -13,7 +13,7 @@ export const MAX_NOTE_BODY = 1_000_000;
 
 /** What creating a note did: the persisted note (none when the body held only commands) and the command results. */
 export interface NoteResult {
-  note: NoteRow | null;
+  note: Note | null;
   commandsChanges: Record<string, unknown>;
   summary: string[];
 }
@@ -45,10 +45,9 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
       result.summary.push(promoteMessage(issue));
     }
     if (text || !commands.length) {
-      const at = input.createdAt && isOwner(pc) ? { created_at: input.createdAt, updated_at: input.createdAt } : {};
       result.note = await insertNote(trx, {
-        noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actor.id, body: commands.length ? text : input.body,
-        internal: input.internal, ...at,
+        noteableType: 'Issue', noteableId: issue.id, projectId: issue.project_id, authorId: actor.id, body: commands.length ? text : input.body,
+        internal: input.internal, createdAt: input.createdAt && isOwner(pc) ? input.createdAt : undefined,
       });
     }
     return result;

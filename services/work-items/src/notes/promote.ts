@@ -19,7 +19,7 @@ export function canPromote(pc: ProjectContext, issue: IssueRow): boolean {
 export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: IssueRow, actorId: number): Promise<{ epic: Epic; issue: IssueRow }> {
   const epic = await createEpic(trx, { groupId: pc.groupId as number, title: issue.title, description: issue.description, authorId: actorId, confidential: false });
   const closed = await setIssueState(trx, issue, 'close', actorId, { promoted_to_epic_id: epic.id });
-  await insertNote(trx, { noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actorId, body: `promoted to epic &${epic.iid}`, system: true });
+  await insertNote(trx, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.project_id, authorId: actorId, body: `promoted to epic &${epic.iid}`, system: true });
   return { epic, issue: closed };
 }
 
