@@ -1,16 +1,17 @@
 import type { Label } from '../labels/label-store';
-import type { MergeRequestRow } from '../merge-requests/merge-request-store';
+import type { MergeRequest } from '../merge-requests/merge-request-store';
 import type { Milestone } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion } from '../issues/tasks';
 import { MilestoneUrls, toMilestone } from './milestone';
 import { toTimeStats } from './time-stats';
+import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
 /** A merge request with what its entity embeds. */
 export interface MergeRequestView {
-  row: MergeRequestRow;
+  row: MergeRequest;
   project: ReferencedProject;
   author: UserRow | null;
   closedBy: UserRow | null;
@@ -36,23 +37,23 @@ export function toMergeRequestBasic(v: MergeRequestView, o: MergeRequestOptions)
   const status = r.state === 'opened' ? 'unchecked' : 'not_open';
   const milestone = v.milestone ? { ...toMilestone(v.milestone, o) } : null;
   return {
-    id: r.id, iid: r.iid, project_id: r.project_id, title: r.title, description: r.description, state: r.state,
-    created_at: iso(r.created_at), updated_at: iso(r.updated_at),
-    merged_by: toUserBasic(v.mergedBy), merge_user: toUserBasic(v.mergedBy), merged_at: iso(r.merged_at),
-    closed_by: toUserBasic(v.closedBy), closed_at: iso(r.closed_at),
-    target_branch: r.target_branch, source_branch: r.source_branch,
-    user_notes_count: r.user_notes_count, upvotes: r.upvotes, downvotes: r.downvotes,
+    id: r.id, iid: r.iid, project_id: r.projectId, title: r.title, description: r.description, state: r.state,
+    ...timestamps(r),
+    merged_by: toUserBasic(v.mergedBy), merge_user: toUserBasic(v.mergedBy), merged_at: iso(r.mergedAt),
+    closed_by: toUserBasic(v.closedBy), closed_at: iso(r.closedAt),
+    target_branch: r.targetBranch, source_branch: r.sourceBranch,
+    user_notes_count: r.userNotesCount, upvotes: r.upvotes, downvotes: r.downvotes,
     author: toUserBasic(v.author), assignees, assignee: assignees[0] ?? null, reviewers: [],
-    source_project_id: r.source_project_id, target_project_id: r.project_id,
+    source_project_id: r.sourceProjectId, target_project_id: r.projectId,
     labels: v.labels.map((l) => l.title).sort(), draft: r.draft, imported: false, imported_from: 'none', work_in_progress: r.draft,
     milestone, merge_when_pipeline_succeeds: false, merge_status: status === 'unchecked' ? 'unchecked' : 'cannot_be_merged',
-    detailed_merge_status: status, merge_after: null, sha: r.sha, merge_commit_sha: r.merge_commit_sha, squash_commit_sha: null,
-    discussion_locked: r.discussion_locked, should_remove_source_branch: r.remove_source_branch, force_remove_source_branch: r.remove_source_branch ?? false,
-    prepared_at: iso(r.created_at),
+    detailed_merge_status: status, merge_after: null, sha: r.sha, merge_commit_sha: r.mergeCommitSha, squash_commit_sha: null,
+    discussion_locked: r.discussionLocked, should_remove_source_branch: r.removeSourceBranch, force_remove_source_branch: r.removeSourceBranch ?? false,
+    prepared_at: iso(r.createdAt),
     reference: `!${r.iid}`,
     references: references(v.project, r.iid, o.origin, '!'),
     web_url: `${o.base}/${v.project.pathWithNamespace}/-/merge_requests/${r.iid}`,
-    time_stats: toTimeStats(r), squash: r.squash, squash_on_merge: r.squash,
+    time_stats: toTimeStats({ time_estimate: r.timeEstimate, total_time_spent: r.totalTimeSpent }), squash: r.squash, squash_on_merge: r.squash,
     task_completion_status: taskCompletion(r.description), has_conflicts: false, blocking_discussions_resolved: true,
   };
 }

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import { issueColumns, IssueRow } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
-/** A (thin) merge request row. */
+/** A `merge_requests` row. */
 export interface MergeRequestRow {
   id: number;
   project_id: number;
@@ -34,19 +35,95 @@ export interface MergeRequestRow {
   updated_at: Date;
 }
 
+/** A (thin) merge request: what its entities show, without diffs or pipelines. */
+export interface MergeRequest {
+  id: number;
+  projectId: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed' | 'merged' | 'locked';
+  authorId: number;
+  sourceBranch: string;
+  targetBranch: string;
+  sourceProjectId: number;
+  milestoneId: number | null;
+  draft: boolean;
+  squash: boolean;
+  removeSourceBranch: boolean | null;
+  discussionLocked: boolean | null;
+  sha: string | null;
+  mergeCommitSha: string | null;
+  closedById: number | null;
+  closedAt: Date | null;
+  mergedById: number | null;
+  mergedAt: Date | null;
+  userNotesCount: number;
+  upvotes: number;
+  downvotes: number;
+  timeEstimate: number;
+  totalTimeSpent: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The domain merge request of a row. */
+export function mergeRequestFromRow(r: MergeRequestRow): MergeRequest {
+  return {
+    id: r.id, projectId: r.project_id, iid: r.iid, title: r.title, description: r.description, state: r.state, authorId: r.author_id,
+    sourceBranch: r.source_branch, targetBranch: r.target_branch, sourceProjectId: r.source_project_id, milestoneId: r.milestone_id,
+    draft: r.draft, squash: r.squash, removeSourceBranch: r.remove_source_branch, discussionLocked: r.discussion_locked, sha: r.sha,
+    mergeCommitSha: r.merge_commit_sha, closedById: r.closed_by_id, closedAt: r.closed_at, mergedById: r.merged_by_id, mergedAt: r.merged_at,
+    userNotesCount: r.user_notes_count, upvotes: r.upvotes, downvotes: r.downvotes, timeEstimate: r.time_estimate,
+    totalTimeSpent: r.total_time_spent, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+const one = (row: MergeRequestRow | undefined): MergeRequest | undefined => row && mergeRequestFromRow(row);
+
 /** One merge request of a project by iid. */
-export async function findMergeRequest(db: Db, projectId: number, iid: number): Promise<MergeRequestRow | undefined> {
-  return db('merge_requests').where({ project_id: projectId, iid }).first();
+export async function findMergeRequest(db: Db, projectId: number, iid: number): Promise<MergeRequest | undefined> {
+  return one(await db('merge_requests').where({ project_id: projectId, iid }).first());
 }
 
 /** An open merge request with the same source and target branch, if any. */
-export async function openDuplicate(db: Db, projectId: number, source: string, target: string, exceptId?: number): Promise<MergeRequestRow | undefined> {
+export async function openDuplicate(db: Db, projectId: number, source: string, target: string, exceptId?: number): Promise<MergeRequest | undefined> {
   const q = db('merge_requests').where({ project_id: projectId, source_branch: source, target_branch: target, state: 'opened' });
   if (exceptId) q.whereNot({ id: exceptId });
-  return q.first();
+  return one(await q.first());
 }
 
-/** Merge requests of a project, newest first, by state (`all` for every state). */
+/** Inserts a merge request with the given columns. */
+export async function insertMergeRequest(db: Db, columns: Partial<MergeRequestRow>): Promise<MergeRequest> {
+  const [row] = await db('merge_requests').insert(columns).returning('*');
+  return mergeRequestFromRow(row);
+}
+
+/** Updates a merge request's columns and `updated_at`. */
+export async function updateMergeRequestColumns(db: Db, id: number, columns: Partial<MergeRequestRow>): Promise<MergeRequest> {
+  const [row] = await db('merge_requests').where({ id }).update({ ...columns, updated_at: new Date() }).returning('*');
+  return mergeRequestFromRow(row);
+}
+
+/** Replaces the assignees of a merge request. */
+export async function setAssignees(db: Db, mrId: number, userIds: number[]): Promise<void> {
+  await db('merge_request_assignees').where({ merge_request_id: mrId }).delete();
+  if (userIds.length) await db('merge_request_assignees').insert(userIds.map((user_id) => ({ merge_request_id: mrId, user_id })));
+}
+
+/** Replaces the labels of a merge request. */
+export async function setLabels(db: Db, mrId: number, labelIds: number[]): Promise<void> {
+  await db('merge_request_labels').where({ merge_request_id: mrId }).delete();
+  if (labelIds.length) await db('merge_request_labels').insert(labelIds.map((label_id) => ({ merge_request_id: mrId, label_id })));
+}
+
+/** The open issues of `projectId` a merge request closes (`closes` links). */
+export async function openIssuesClosedBy(db: Db, mrId: number, projectId: number): Promise<IssueRow[]> {
+  return db('issues as i').join('merge_request_issues as l', 'l.issue_id', 'i.id')
+    .where({ 'l.merge_request_id': mrId, 'l.link_type': 'closes', 'i.project_id': projectId, 'i.state': 'opened' }).select(db.raw(issueColumns('i')));
+}
+
+/** Merge requests of a project (`MergeRequestRow`s, for pagination), newest first, by state (`all` for every state). */
 export function mergeRequestsOf(db: Db, projectId: number, state: string): Knex.QueryBuilder {
   const q = db('merge_requests').where({ project_id: projectId });
   if (state !== 'all') q.where({ state });
@@ -60,7 +137,7 @@ export async function setIssueLinks(db: Db, mrId: number, links: { issueId: numb
 }
 
 /**
- * Merge requests linked to an issue (`closes` only, or any link), newest first: those of
+ * Merge requests linked to an issue (`MergeRequestRow`s; `closes` only, or any link), newest first: those of
  * `ownProjectId` (the caller reads it), and, unless `onlyOwn`, those of other projects the
  * viewer may read (`readable` is a SQL condition on `p`).
  */
@@ -74,4 +151,9 @@ export function linkedMergeRequests(db: Db, issueId: number, opts: { onlyClosing
   if (opts.onlyOwn) q.where('m.project_id', opts.ownProjectId);
   else q.where((w) => w.where('m.project_id', opts.ownProjectId).orWhereRaw('?', [opts.readable]));
   return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc');
+}
+
+/** Every merge request `linkedMergeRequests` selects, as domain merge requests (small lists). */
+export async function allLinkedMergeRequests(db: Db, issueId: number, opts: Parameters<typeof linkedMergeRequests>[2]): Promise<MergeRequest[]> {
+  return ((await linkedMergeRequests(db, issueId, opts)) as MergeRequestRow[]).map(mergeRequestFromRow);
 }
