@@ -1,37 +1,24 @@
 import type { Knex } from 'knex';
 import { HttpError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
 /** An `award_emoji` row. */
-export interface AwardRow {
+export interface AwardRow extends RowTimestamps {
   id: number;
   name: string;
   user_id: number;
   awardable_type: string;
   awardable_id: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** An emoji a user awarded to an awardable (today: an issue). */
-export interface Award {
-  id: number;
-  name: string;
-  userId: number;
-  awardableType: string;
-  awardableId: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Award = Camelized<AwardRow>;
 
 /** The domain award of a row. */
-export function awardFromRow(r: AwardRow): Award {
-  return {
-    id: r.id, name: r.name, userId: r.user_id, awardableType: r.awardable_type, awardableId: r.awardable_id, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
+export const awardFromRow: (r: AwardRow) => Award = camelize;
 
 /** Emoji names that count as up and down votes on issues. */
 export const UPVOTE = 'thumbsup';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { camelizeDated, Dated } from '../db/rows';
 import { nextInternalId } from '../issues/issue-store';
 
 type Db = Knex | Knex.Transaction;
@@ -18,18 +19,7 @@ export interface EpicRow {
 }
 
 /** A (thin) epic: group-level, with the fields issues and the promote action need. */
-export interface Epic {
-  id: number;
-  iid: number;
-  groupId: number;
-  title: string;
-  description: string | null;
-  authorId: number;
-  state: string;
-  confidential: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Epic = Dated<EpicRow>;
 
 /** An `iterations` row (dates as `YYYY-MM-DD`). `state`: 1 upcoming, 2 current, 3 closed. */
 export interface IterationRow {
@@ -47,19 +37,7 @@ export interface IterationRow {
 }
 
 /** An iteration (top tier, thin). `state`: 1 upcoming, 2 current, 3 closed; dates as `YYYY-MM-DD`. */
-export interface Iteration {
-  id: number;
-  iid: number;
-  sequence: number;
-  groupId: number;
-  title: string | null;
-  description: string | null;
-  state: number;
-  startDate: string;
-  dueDate: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Iteration = Dated<IterationRow>;
 
 /** What a new epic is made of. */
 export interface NewEpic {
@@ -71,20 +49,10 @@ export interface NewEpic {
 }
 
 /** The domain epic of a row. */
-export function epicFromRow(r: EpicRow): Epic {
-  return {
-    id: r.id, iid: r.iid, groupId: r.group_id, title: r.title, description: r.description, authorId: r.author_id, state: r.state,
-    confidential: r.confidential, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
-  };
-}
+export const epicFromRow: (r: EpicRow) => Epic = camelizeDated;
 
 /** The domain iteration of a row. */
-export function iterationFromRow(r: IterationRow): Iteration {
-  return {
-    id: r.id, iid: r.iid, sequence: r.sequence, groupId: r.group_id, title: r.title, description: r.description, state: r.state,
-    startDate: r.start_date, dueDate: r.due_date, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
-  };
-}
+export const iterationFromRow: (r: IterationRow) => Iteration = camelizeDated;
 
 /** Creates an epic in a group with the group's next iid. */
 export async function createEpic(db: Db, e: NewEpic): Promise<Epic> {

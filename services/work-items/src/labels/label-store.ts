@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../access/owner-scope';
+import { camelize, Camelized } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
@@ -15,15 +16,7 @@ export interface LabelRow {
 }
 
 /** A label: a project's (`projectId` set) or a group's (`groupId` set). */
-export interface Label {
-  id: number;
-  title: string;
-  color: string;
-  description: string | null;
-  projectId: number | null;
-  groupId: number | null;
-  priority: number | null;
-}
+export type Label = Camelized<LabelRow>;
 
 /** Who owns a label: a project or a group (exactly one). */
 export type LabelOwner = Owner;
@@ -36,9 +29,7 @@ export interface LabelCounts {
 }
 
 /** The domain label of a row (also of a row built by `json_build_object` with the same keys). */
-export function labelFromRow(r: LabelRow): Label {
-  return { id: r.id, title: r.title, color: r.color, description: r.description, projectId: r.project_id, groupId: r.group_id, priority: r.priority };
-}
+export const labelFromRow: (r: LabelRow) => Label = camelize;
 
 const rowsToLabels = (rows: LabelRow[]): Label[] => rows.map(labelFromRow);
 

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 import { issueColumns, IssueRow } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
 /** A `merge_requests` row. */
-export interface MergeRequestRow {
+export interface MergeRequestRow extends RowTimestamps {
   id: number;
   project_id: number;
   iid: number;
@@ -31,53 +32,13 @@ export interface MergeRequestRow {
   downvotes: number;
   time_estimate: number;
   total_time_spent: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** A (thin) merge request: what its entities show, without diffs or pipelines. */
-export interface MergeRequest {
-  id: number;
-  projectId: number;
-  iid: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed' | 'merged' | 'locked';
-  authorId: number;
-  sourceBranch: string;
-  targetBranch: string;
-  sourceProjectId: number;
-  milestoneId: number | null;
-  draft: boolean;
-  squash: boolean;
-  removeSourceBranch: boolean | null;
-  discussionLocked: boolean | null;
-  sha: string | null;
-  mergeCommitSha: string | null;
-  closedById: number | null;
-  closedAt: Date | null;
-  mergedById: number | null;
-  mergedAt: Date | null;
-  userNotesCount: number;
-  upvotes: number;
-  downvotes: number;
-  timeEstimate: number;
-  totalTimeSpent: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type MergeRequest = Camelized<MergeRequestRow>;
 
 /** The domain merge request of a row. */
-export function mergeRequestFromRow(r: MergeRequestRow): MergeRequest {
-  return {
-    id: r.id, projectId: r.project_id, iid: r.iid, title: r.title, description: r.description, state: r.state, authorId: r.author_id,
-    sourceBranch: r.source_branch, targetBranch: r.target_branch, sourceProjectId: r.source_project_id, milestoneId: r.milestone_id,
-    draft: r.draft, squash: r.squash, removeSourceBranch: r.remove_source_branch, discussionLocked: r.discussion_locked, sha: r.sha,
-    mergeCommitSha: r.merge_commit_sha, closedById: r.closed_by_id, closedAt: r.closed_at, mergedById: r.merged_by_id, mergedAt: r.merged_at,
-    userNotesCount: r.user_notes_count, upvotes: r.upvotes, downvotes: r.downvotes, timeEstimate: r.time_estimate,
-    totalTimeSpent: r.total_time_spent, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
+export const mergeRequestFromRow: (r: MergeRequestRow) => MergeRequest = camelize;
 
 const one = (row: MergeRequestRow | undefined): MergeRequest | undefined => row && mergeRequestFromRow(row);
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../access/owner-scope';
+import { camelizeDated, Dated } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
@@ -19,27 +20,10 @@ export interface MilestoneRow {
 }
 
 /** A milestone of a project (`projectId`) or a group (`groupId`); dates as `YYYY-MM-DD`. */
-export interface Milestone {
-  id: number;
-  iid: number;
-  projectId: number | null;
-  groupId: number | null;
-  title: string;
-  description: string | null;
-  state: 'active' | 'closed';
-  dueDate: string | null;
-  startDate: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Milestone = Dated<MilestoneRow>;
 
 /** The domain milestone of a row (also of one built by `json_build_object` with the same keys). */
-export function milestoneFromRow(r: MilestoneRow): Milestone {
-  return {
-    id: r.id, iid: r.iid, projectId: r.project_id, groupId: r.group_id, title: r.title, description: r.description, state: r.state,
-    dueDate: r.due_date, startDate: r.start_date, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
-  };
-}
+export const milestoneFromRow: (r: MilestoneRow) => Milestone = camelizeDated;
 
 async function selectOne(db: Db, where: string, bindings: Knex.Value[]): Promise<Milestone | undefined> {
   const r = await db.raw(`SELECT ${COLUMNS} FROM milestones m WHERE ${where}`, bindings);

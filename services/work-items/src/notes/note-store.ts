@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
 /** A `notes` row. */
-export interface NoteRow {
+export interface NoteRow extends RowTimestamps {
   id: number;
   noteable_type: string;
   noteable_id: number;
@@ -13,24 +14,10 @@ export interface NoteRow {
   body: string;
   system: boolean;
   internal: boolean;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** A comment (or system note) on a noteable: today an issue. */
-export interface Note {
-  id: number;
-  noteableType: string;
-  noteableId: number;
-  projectId: number | null;
-  groupId: number | null;
-  authorId: number;
-  body: string;
-  system: boolean;
-  internal: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Note = Camelized<NoteRow>;
 
 /** What a new note is made of; `createdAt` back-dates it (and its `updatedAt`). */
 export interface NewNote {
@@ -45,12 +32,7 @@ export interface NewNote {
 }
 
 /** The domain note of a row. */
-export function noteFromRow(r: NoteRow): Note {
-  return {
-    id: r.id, noteableType: r.noteable_type, noteableId: r.noteable_id, projectId: r.project_id, groupId: r.group_id, authorId: r.author_id,
-    body: r.body, system: r.system, internal: r.internal, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
+export const noteFromRow: (r: NoteRow) => Note = camelize;
 
 function columns(n: NewNote): Record<string, unknown> {
   const at = n.createdAt ? { created_at: n.createdAt, updated_at: n.createdAt } : {};

@@ -49,18 +49,18 @@ function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
     const label = await createLabel(deps.db, ownerOf(kind, ctx(req)), { title: input.name, color: input.color, description: input.description, priority: input.priority });
     res.status(201).json(present(kind, ctx(req), label));
   });
+  // DELETE /projects/:id/labels/:label_id
+  router.delete(`${base}/:label_id`, async (req, res) => {
+    requireIssueAdmin(kind, ctx(req));
+    await deleteLabel(deps.db, await load(deps, kind, req));
+    res.status(204).end();
+  });
   // PUT /projects/:id/labels/:label_id
   router.put(`${base}/:label_id`, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
     const input = updateParams.parse(req);
     const label = await updateLabel(deps.db, await load(deps, kind, req), { title: input.new_name, color: input.color, description: input.description, priority: input.priority });
     res.json(present(kind, ctx(req), label));
-  });
-  // DELETE /projects/:id/labels/:label_id
-  router.delete(`${base}/:label_id`, async (req, res) => {
-    requireIssueAdmin(kind, ctx(req));
-    await deleteLabel(deps.db, await load(deps, kind, req));
-    res.status(204).end();
   });
 }
 

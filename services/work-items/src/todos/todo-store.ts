@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 import type { IssueRow } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
 /** A `todos` row. */
-export interface TodoRow {
+export interface TodoRow extends RowTimestamps {
   id: number;
   user_id: number;
   project_id: number | null;
@@ -16,33 +17,13 @@ export interface TodoRow {
   action: string;
   state: 'pending' | 'done';
   body: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** A to-do of a user about a target (today: issues). */
-export interface Todo {
-  id: number;
-  userId: number;
-  projectId: number | null;
-  groupId: number | null;
-  authorId: number;
-  targetType: string;
-  targetId: number;
-  action: string;
-  state: 'pending' | 'done';
-  body: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type Todo = Camelized<TodoRow>;
 
 /** The domain to-do of a row. */
-export function todoFromRow(r: TodoRow): Todo {
-  return {
-    id: r.id, userId: r.user_id, projectId: r.project_id, groupId: r.group_id, authorId: r.author_id, targetType: r.target_type,
-    targetId: r.target_id, action: r.action, state: r.state, body: r.body, createdAt: r.created_at, updatedAt: r.updated_at,
-  };
-}
+export const todoFromRow: (r: TodoRow) => Todo = camelize;
 
 /** GitLab's action names by action. */
 export const ACTION_NAMES: Record<string, string> = { marked: 'marked', assigned: 'assigned', mentioned: 'mentioned' };
