@@ -10,10 +10,15 @@ export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}
 /** A row type with its snake_case keys in camelCase: the domain type a store maps a row to. */
 export type Camelized<R> = { [K in keyof R as CamelCase<K & string>]: R[K] };
 
+/** A snake_case key (a column name) in camelCase. */
+export function camelKey(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** A row with its snake_case keys in camelCase; values as they are. */
 export function camelize<R extends object>(row: R): Camelized<R> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = v;
+  for (const [k, v] of Object.entries(row)) out[camelKey(k)] = v;
   return out as Camelized<R>;
 }
 

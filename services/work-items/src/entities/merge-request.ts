@@ -53,7 +53,7 @@ export function toMergeRequestBasic(v: MergeRequestView, o: MergeRequestOptions)
     reference: `!${r.iid}`,
     references: references(v.project, r.iid, o.origin, '!'),
     web_url: `${o.base}/${v.project.pathWithNamespace}/-/merge_requests/${r.iid}`,
-    time_stats: toTimeStats({ time_estimate: r.timeEstimate, total_time_spent: r.totalTimeSpent }), squash: r.squash, squash_on_merge: r.squash,
+    time_stats: toTimeStats(r), squash: r.squash, squash_on_merge: r.squash,
     task_completion_status: taskCompletion(r.description), has_conflicts: false, blocking_discussions_resolved: true,
   };
 }

@@ -6,7 +6,7 @@ import { epicFromRow, EpicRow, iterationFromRow, IterationRow } from '../epics/e
 import { labelFromRow, LabelRow } from '../labels/label-store';
 import { milestoneFromRow, MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
-import type { IssueRow } from './issue-row';
+import type { Issue } from './issue-row';
 import type { ReferencedProject } from './references';
 
 interface Bundle {
@@ -93,15 +93,15 @@ export interface LoadOptions {
 }
 
 /** Turns issue rows into views with one database round trip, whatever the page size. */
-export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptions = {}): Promise<LoadedIssues> {
+export async function loadIssueViews(db: Knex, rows: Issue[], opts: LoadOptions = {}): Promise<LoadedIssues> {
   if (!rows.length) return { views: [], urls: { projectPaths: new Map(), groupPaths: new Map() } };
   const [b] = await queryPrepared<Bundle>(db, db.raw(BUNDLE_SQL, {
     ids: rows.map((x) => x.id),
-    userIds: distinct(rows.flatMap((x) => [x.author_id, x.closed_by_id])),
-    milestoneIds: distinct(rows.map((x) => x.milestone_id)),
-    projectIds: distinct(rows.map((x) => x.project_id)),
-    epicIds: distinct(rows.map((x) => x.epic_id)),
-    iterationIds: distinct(rows.map((x) => x.iteration_id)),
+    userIds: distinct(rows.flatMap((x) => [x.authorId, x.closedById])),
+    milestoneIds: distinct(rows.map((x) => x.milestoneId)),
+    projectIds: distinct(rows.map((x) => x.projectId)),
+    epicIds: distinct(rows.map((x) => x.epicId)),
+    iterationIds: distinct(rows.map((x) => x.iterationId)),
     subscriber: opts.subscriber ?? null,
   }));
   const users = new Map(b.users.map((u) => [u.id, u]));
@@ -119,14 +119,14 @@ export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptio
     const assigned = (assignees.get(row.id) ?? []).map((a) => users.get(a.user_id)).filter((u): u is UserRow => !!u);
     const view: IssueView = {
       row,
-      project: projects.get(row.project_id) ?? { id: row.project_id, path: '', pathWithNamespace: '', namespaceId: 0 },
-      author: users.get(row.author_id) ?? null,
-      closedBy: row.closed_by_id ? users.get(row.closed_by_id) ?? null : null,
+      project: projects.get(row.projectId) ?? { id: row.projectId, path: '', pathWithNamespace: '', namespaceId: 0 },
+      author: users.get(row.authorId) ?? null,
+      closedBy: row.closedById ? users.get(row.closedById) ?? null : null,
       assignees: assigned,
       labels: labels.get(row.id) ?? [],
-      milestone: row.milestone_id ? milestones.get(row.milestone_id) ?? null : null,
-      epic: row.epic_id ? epics.get(row.epic_id) ?? null : null,
-      iteration: row.iteration_id ? iterations.get(row.iteration_id) ?? null : null,
+      milestone: row.milestoneId ? milestones.get(row.milestoneId) ?? null : null,
+      epic: row.epicId ? epics.get(row.epicId) ?? null : null,
+      iteration: row.iterationId ? iterations.get(row.iterationId) ?? null : null,
       mergeRequestsCount: mrCounts.get(row.id) ?? 0,
     };
     if (opts.subscriber !== undefined) view.subscribed = subscribedState(row, assigned, subs.get(row.id), opts.subscriber, commented.has(row.id));
@@ -141,8 +141,8 @@ export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptio
  * GitLab's `subscribed?`: an explicit subscription (or unsubscription) wins; otherwise
  * participants (author, assignees, commenters) are subscribed.
  */
-export function subscribedState(row: IssueRow, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null, commented = false): boolean {
+export function subscribedState(row: Issue, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null, commented = false): boolean {
   if (!userId) return false;
   if (explicit !== undefined) return explicit;
-  return row.author_id === userId || assignees.some((a) => a.id === userId) || commented;
+  return row.authorId === userId || assignees.some((a) => a.id === userId) || commented;
 }

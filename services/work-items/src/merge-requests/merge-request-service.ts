@@ -4,7 +4,7 @@ import { AccessLevel } from '@anvil/auth';
 import { ForbiddenError, HttpError, MethodNotAllowedError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import { resolveAssignees } from '../issues/issue-attributes';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { findIssueByIid, nextInternalId } from '../issues/issue-store';
 import { findOrCreateProjectLabels } from '../labels/label-store';
@@ -57,7 +57,7 @@ async function resolveLinks(trx: Knex.Transaction, pc: ProjectContext, mr: Pick<
   return [...out].map(([issueId, type]) => ({ issueId, type }));
 }
 
-async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueRef): Promise<IssueRow | undefined> {
+async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueRef): Promise<Issue | undefined> {
   const projectId = ref.path === null || ref.path.toLowerCase() === pc.pathWithNamespace.toLowerCase() ? pc.id : (await projectByPath(trx, ref.path))?.id;
   return projectId ? findIssueByIid(trx, projectId, ref.iid) : undefined;
 }

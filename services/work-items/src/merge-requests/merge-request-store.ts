@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { camelize, Camelized, RowTimestamps } from '../db/rows';
-import { issueColumns, IssueRow } from '../issues/issue-row';
+import { Issue, issueColumns, issueFromRow, IssueRow } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
@@ -79,9 +79,10 @@ export async function setLabels(db: Db, mrId: number, labelIds: number[]): Promi
 }
 
 /** The open issues of `projectId` a merge request closes (`closes` links). */
-export async function openIssuesClosedBy(db: Db, mrId: number, projectId: number): Promise<IssueRow[]> {
-  return db('issues as i').join('merge_request_issues as l', 'l.issue_id', 'i.id')
+export async function openIssuesClosedBy(db: Db, mrId: number, projectId: number): Promise<Issue[]> {
+  const rows: IssueRow[] = await db('issues as i').join('merge_request_issues as l', 'l.issue_id', 'i.id')
     .where({ 'l.merge_request_id': mrId, 'l.link_type': 'closes', 'i.project_id': projectId, 'i.state': 'opened' }).select(db.raw(issueColumns('i')));
+  return rows.map(issueFromRow);
 }
 
 /** Merge requests of a project (`MergeRequestRow`s, for pagination), newest first, by state (`all` for every state). */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { AccessLevel } from '@anvil/auth';
 import { ForbiddenError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { isOwner } from '../issues/policy';
 import { extractQuickActions } from './quick-actions';
 import { insertNote, Note } from './note-store';
@@ -29,12 +29,12 @@ export interface NoteInput {
  * promotes the issue to an epic when available; otherwise the line stays text). A body of only
  * commands persists no note. Locked discussions take comments from Reporters and up only.
  */
-export async function createIssueNote(db: Knex, pc: ProjectContext, issue: IssueRow, input: NoteInput): Promise<NoteResult> {
+export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue, input: NoteInput): Promise<NoteResult> {
   const actor = pc.viewer.user;
   if (!actor) throw new ForbiddenError();
   if (input.body.length > MAX_NOTE_BODY) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BODY} characters)`] });
   if (!input.body.trim()) throw new ValidationError({ note: ["can't be blank"] });
-  if (issue.discussion_locked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
+  if (issue.discussionLocked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
   const available = new Set(canPromote(pc, issue) ? ['promote'] : []);
   const { commands, text } = extractQuickActions(input.body, available);
   return db.transaction(async (trx) => {
@@ -46,7 +46,7 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
     }
     if (text || !commands.length) {
       result.note = await insertNote(trx, {
-        noteableType: 'Issue', noteableId: issue.id, projectId: issue.project_id, authorId: actor.id, body: commands.length ? text : input.body,
+        noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actor.id, body: commands.length ? text : input.body,
         internal: input.internal, createdAt: input.createdAt && isOwner(pc) ? input.createdAt : undefined,
       });
     }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
 import { camelize, Camelized, RowTimestamps } from '../db/rows';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
@@ -32,13 +32,13 @@ export const ACTION_NAMES: Record<string, string> = { marked: 'marked', assigned
  * Marks an issue as a to-do for the user (`marked`, authored by the user, body = title);
  * a pending one for the same issue already existing is `304 Not Modified`.
  */
-export async function markIssueTodo(db: Knex, issue: IssueRow, userId: number): Promise<Todo> {
+export async function markIssueTodo(db: Knex, issue: Issue, userId: number): Promise<Todo> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`todo:${userId}:Issue:${issue.id}`]);
     const existing = await trx('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', state: 'pending' }).first();
     if (existing) throw new NotModifiedError();
     const [row] = await trx('todos').insert({
-      user_id: userId, project_id: issue.project_id, author_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', body: issue.title,
+      user_id: userId, project_id: issue.projectId, author_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', body: issue.title,
     }).returning('*');
     return todoFromRow(row);
   });

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { COUNT_LIMIT, offsetHeaders, Page, pageRequest } from '@anvil/http';
 import { queryPrepared } from '../../db/prepared';
 import type { GenerationCache } from '../../db/freshness';
-import type { IssueRow } from '../issue-row';
+import { Issue, issueFromRow, IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
 
 /**
@@ -11,7 +11,7 @@ import type { IssueFinder } from './issue-finder';
  * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
  * (a short page) and otherwise comes from `counts`, which holds it for the data generation.
  */
-export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<Page<IssueRow>> {
+export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
   const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
   const hasNext = rows.length > perPage;
@@ -22,5 +22,5 @@ export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder
     const native = q.toSQL().toNative();
     total = await counts.get(`${native.sql}|${JSON.stringify(native.bindings)}`, async () => Number((await queryPrepared<{ n: string }>(db, native))[0].n));
   }
-  return { items: rows.slice(0, perPage), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
+  return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }
