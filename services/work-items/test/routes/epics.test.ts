@@ -26,4 +26,15 @@ describe('thin group epics', () => {
     expect(issue).toMatchObject({ epic_iid: epic.iid, epic: { id: epic.id, iid: epic.iid, title: 'Epic two', group_id: s.group.id, url: epic.web_url } });
     expect((await s.on(s.reporter).post(`/api/v4/projects/${s.project.id}/issues`).send({ title: 'x', epic_id: 999999 }).expect(404)).body).toEqual({ message: '404 Epic Not Found' });
   });
+
+  it('GET filters by search and state, newest first, and POST refuses a blank title', async () => {
+    const a = (await s.world.onGroup(s.group, s.reporter).post(G()).send({ title: 'Roadmap', description: 'the plan' }).expect(201)).body;
+    const b = (await s.world.onGroup(s.group, s.reporter).post(G()).send({ title: 'Other', description: 'roadmap notes', confidential: true }).expect(201)).body;
+    expect(b).toMatchObject({ confidential: true, description: 'roadmap notes', references: { short: `&${b.iid}`, full: `team&${b.iid}` } });
+    const found = await s.world.onGroup(s.group, s.guest).get(`${G()}?search=roadmap`).expect(200);
+    expect(found.body).toEqual([b, a]);
+    expect(found.headers['x-total']).toBe('2');
+    expect((await s.world.onGroup(s.group, s.guest).get(`${G()}?state=closed`).expect(200)).body).toEqual([]);
+    await s.world.onGroup(s.group, s.reporter).post(G()).send({ title: '  ' }).expect(400, { message: { title: ["can't be blank"] } });
+  });
 });

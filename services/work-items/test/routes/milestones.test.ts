@@ -36,6 +36,8 @@ describe('milestones API (project and group)', () => {
     expect((await s.on(s.guest).get(`${P()}?iids[]=${m.iid}`).expect(200)).body.map((x: { id: number }) => x.id)).toEqual([m.id]);
     expect((await s.on(s.guest).get(P(`/${m.id}`)).expect(200)).body.title).toBe('findme');
     await s.on(s.guest).get(P('/999999')).expect(404, { message: '404 Milestone Not Found' });
+    const described = (await s.on(s.reporter).post(P()).send({ title: 'zeta', description: 'has findme inside' }).expect(201)).body;
+    expect((await s.on(s.guest).get(`${P()}?search=findme`).expect(200)).body).toEqual([m, described]);
   });
 
   it('PUT closes and edits; DELETE removes (204) and issues lose the milestone', async () => {
