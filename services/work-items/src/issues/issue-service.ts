@@ -7,19 +7,15 @@ import {
   filterMetadata, IssueAttributes, plainColumns, resolveAssignees, resolveEpic, resolveIteration, resolveLabels, resolveMilestone, validateAttributes,
 } from './issue-attributes';
 import { camelKey } from '../db/rows';
+import { labelsByIds } from '../labels/label-store';
 import type { Issue, IssueRow } from './issue-row';
 import {
-  assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
+  assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, issueLabelTitles, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
 } from './issue-store';
 import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
 
-async function labelTitles(trx: Knex.Transaction, issueId: number): Promise<string[]> {
-  const rows: { title: string }[] = await trx('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', issueId).select('l.title').orderBy('l.title');
-  return rows.map((r) => r.title);
-}
-
 async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, changes?: string[]): Promise<void> {
-  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await labelTitles(trx, row.id), actorId, changes });
+  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await issueLabelTitles(trx, row.id), actorId, changes });
   await emitIssueEvent(trx, type, payload);
 }
 
@@ -120,7 +116,7 @@ async function updateAssociations(trx: Knex.Transaction, pc: ProjectContext, iss
     }
   }
   const currentLabelIds = await issueLabelIds(trx, issueId);
-  const currentLabels: { id: number; title: string }[] = currentLabelIds.length ? await trx('labels').select('id', 'title').whereIn('id', currentLabelIds) : [];
+  const currentLabels = await labelsByIds(trx, currentLabelIds);
   const labels = await resolveLabels(trx, pc, attrs, currentLabels);
   if (labels && labels.slice().sort().join() !== currentLabelIds.slice().sort().join()) {
     await setIssueLabels(trx, issueId, labels);
@@ -142,13 +138,8 @@ export async function setIssueState(trx: Knex.Transaction, issue: Issue, event: 
 export async function deleteIssue(db: Knex, pc: ProjectContext, issue: Issue): Promise<void> {
   if (!isOwner(pc)) throw new ForbiddenError();
   await db.transaction(async (trx) => {
-    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await labelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
+    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await issueLabelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
     await deleteIssueRow(trx, issue);
     await emitIssueEvent(trx, IssueEvents.deleted, payload);
   });
-}
-
-/** Touches `updated_at` (notes, time logs change an issue as GitLab sees it). */
-export async function touchIssue(trx: Knex | Knex.Transaction, issueId: number): Promise<void> {
-  await trx('issues').where({ id: issueId }).update({ updated_at: new Date() });
 }

@@ -78,6 +78,12 @@ export async function setIssueLabels(db: Db, issueId: number, labelIds: number[]
   if (unique.length) await db('issue_labels').insert(unique.map((label_id) => ({ issue_id: issueId, label_id })));
 }
 
+/** The label titles of an issue, sorted (what issue events carry). */
+export async function issueLabelTitles(db: Db, issueId: number): Promise<string[]> {
+  const rows: { title: string }[] = await db('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', issueId).select('l.title').orderBy('l.title');
+  return rows.map((r) => r.title);
+}
+
 /** The label ids of an issue. */
 export async function issueLabelIds(db: Db, issueId: number): Promise<number[]> {
   const rows: { label_id: number }[] = await db('issue_labels').select('label_id').where({ issue_id: issueId });
