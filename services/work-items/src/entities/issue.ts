@@ -13,7 +13,7 @@ import { toUserBasic } from './user';
 
 /** An issue with everything its entity embeds, loaded in batches (see `loadIssueViews`). */
 export interface IssueView {
-  row: Issue;
+  issue: Issue;
   project: ReferencedProject;
   author: UserRow | null;
   closedBy: UserRow | null;
@@ -43,7 +43,7 @@ function issueLabels(v: IssueView, details: boolean): unknown[] {
 
 /** The fields of GitLab's `IssueBasic`, in its order. */
 function basic(v: IssueView, o: IssueOptions): Record<string, unknown> {
-  const r = v.row;
+  const r = v.issue;
   const assignees = v.assignees.map((u) => toUserBasic(u));
   return {
     id: r.id,
@@ -83,7 +83,7 @@ function basic(v: IssueView, o: IssueOptions): Record<string, unknown> {
  * higher-tier fields (`epic_iid`, `epic`, `iteration`, `health_status`).
  */
 export function toIssue(v: IssueView, o: IssueOptions): Record<string, unknown> {
-  const r = v.row;
+  const r = v.issue;
   const out = basic(v, o);
   const tasks = taskCompletion(r.description);
   out.has_tasks = tasks.count > 0;

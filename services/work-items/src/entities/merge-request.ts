@@ -11,7 +11,7 @@ import { toUserBasic } from './user';
 
 /** A merge request with what its entity embeds. */
 export interface MergeRequestView {
-  row: MergeRequest;
+  mergeRequest: MergeRequest;
   project: ReferencedProject;
   author: UserRow | null;
   closedBy: UserRow | null;
@@ -32,7 +32,7 @@ function iso(d: Date | null): string | null {
 
 /** GitLab's `MergeRequestBasic` (the fields a thin merge request can honestly fill). */
 export function toMergeRequestBasic(v: MergeRequestView, o: MergeRequestOptions): Record<string, unknown> {
-  const r = v.row;
+  const r = v.mergeRequest;
   const assignees = v.assignees.map((u) => toUserBasic(u));
   const status = r.state === 'opened' ? 'unchecked' : 'not_open';
   const milestone = v.milestone ? { ...toMilestone(v.milestone, o) } : null;
@@ -65,7 +65,7 @@ export function toMergeRequest(v: MergeRequestView, o: MergeRequestOptions & { c
   Object.assign(out, {
     changes_count: null, latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null,
     pipeline: null, head_pipeline: null,
-    diff_refs: { base_sha: null, head_sha: v.row.sha, start_sha: null },
+    diff_refs: { base_sha: null, head_sha: v.mergeRequest.sha, start_sha: null },
     merge_error: null, first_contribution: false, user: { can_merge: o.canMerge },
   });
   return out;

@@ -85,6 +85,7 @@ export interface LoadedIssues {
   urls: Omit<MilestoneUrls, 'base'>;
 }
 
+/** How `loadIssueViews` loads: whose subscription to compute, and a project to fall back on. */
 export interface LoadOptions {
   /** Computes `subscribed` for this user (single-issue responses). */
   subscriber?: number | null;
@@ -118,7 +119,7 @@ export async function loadIssueViews(db: Knex, rows: Issue[], opts: LoadOptions 
   const views = rows.map((row): IssueView => {
     const assigned = (assignees.get(row.id) ?? []).map((a) => users.get(a.user_id)).filter((u): u is UserRow => !!u);
     const view: IssueView = {
-      row,
+      issue: row,
       project: projects.get(row.projectId) ?? { id: row.projectId, path: '', pathWithNamespace: '', namespaceId: 0 },
       author: users.get(row.authorId) ?? null,
       closedBy: row.closedById ? users.get(row.closedById) ?? null : null,

@@ -19,7 +19,7 @@ export async function loadMergeRequestViews(db: Knex, rows: MergeRequest[], fall
   const refProjects = new Map<number, ReferencedProject>([...projects.values()].map((p) => [p.id, { id: p.id, path: p.path, pathWithNamespace: p.path_with_namespace, namespaceId: p.namespace_id }]));
   if (fallback && !refProjects.has(fallback.id)) refProjects.set(fallback.id, fallback);
   const views = rows.map((row): MergeRequestView => ({
-    row,
+    mergeRequest: row,
     project: refProjects.get(row.projectId) ?? { id: row.projectId, path: '', pathWithNamespace: '', namespaceId: 0 },
     author: users.get(row.authorId) ?? null,
     closedBy: row.closedById ? users.get(row.closedById) ?? null : null,

@@ -18,6 +18,7 @@ export interface NoteResult {
   summary: string[];
 }
 
+/** What a client gives to comment: the body, whether it is internal, and a back-dating time (owners only). */
 export interface NoteInput {
   body: string;
   internal: boolean;
