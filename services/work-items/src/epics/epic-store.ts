@@ -84,6 +84,12 @@ export async function epicByIid(db: Db, groupId: number, iid: number): Promise<E
   return row && epicFromRow(row);
 }
 
+/** An iteration of one of `groupIds` by id. */
+export async function iterationInGroups(db: Db, groupIds: number[], id: number): Promise<Iteration | undefined> {
+  const iteration = (await iterationsByIds(db, [id])).get(id);
+  return iteration && groupIds.includes(iteration.groupId) ? iteration : undefined;
+}
+
 /** Creates an iteration in a group (iterations have no REST create in GitLab; domain use). */
 export async function createIteration(db: Db, values: { group_id: number; title: string | null; start_date: string; due_date: string; state?: number; description?: string | null }): Promise<Iteration> {
   const iid = await nextInternalId(db, 'group', values.group_id, 'iterations');
