@@ -1,11 +1,13 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { MethodNotAllowedError } from './errors';
 import { p, params } from './params';
 
 /** GitLab stops counting past this many rows and then omits X-Total, X-Total-Pages and rel="last". */
 export const COUNT_LIMIT = 10_000;
+/** `per_page` when the request gives none. */
 export const DEFAULT_PER_PAGE = 20;
+/** A larger `per_page` is served as this many, as GitLab does. */
 export const MAX_PER_PAGE = 100;
 
 const pageSchema = params({
@@ -13,6 +15,7 @@ const pageSchema = params({
   per_page: p.integer().default(DEFAULT_PER_PAGE).where((n) => n >= 1),
 });
 
+/** The page a request asks for: 1-based `page`, capped `perPage`, and the row offset they give. */
 export interface PageRequest {
   page: number;
   perPage: number;
@@ -45,6 +48,7 @@ function res_base(req: Request): string | undefined {
   return `${req.protocol}://${req.get('host')}`;
 }
 
+/** What offset headers are computed from. */
 export interface OffsetPage {
   page: number;
   perPage: number;
@@ -53,17 +57,31 @@ export interface OffsetPage {
   hasNext: boolean;
 }
 
-/** Sets X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link as GitLab does. */
-export function setOffsetHeaders(req: Request, res: Response, pg: OffsetPage): void {
+/**
+ * GitLab's pagination headers of one page, in the order GitLab sends them; a handler applies them
+ * with `res.set(headers)`. A header absent from the object is not sent.
+ */
+export type PageHeaders = Record<string, string>;
+
+/** One page of items and the headers that describe it. */
+export interface Page<T> {
+  items: T[];
+  headers: PageHeaders;
+}
+
+/** X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link as GitLab sets them. */
+export function offsetHeaders(req: Request, pg: OffsetPage): PageHeaders {
   const { page, perPage, total, hasNext } = pg;
   const totalPages = total === null ? null : Math.max(1, Math.ceil(total / perPage));
-  res.setHeader('X-Per-Page', String(perPage));
-  res.setHeader('X-Page', String(page));
-  res.setHeader('X-Next-Page', hasNext ? String(page + 1) : '');
-  res.setHeader('X-Prev-Page', page > 1 ? String(page - 1) : '');
+  const headers: PageHeaders = {
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': hasNext ? String(page + 1) : '',
+    'X-Prev-Page': page > 1 ? String(page - 1) : '',
+  };
   if (total !== null) {
-    res.setHeader('X-Total', String(total));
-    res.setHeader('X-Total-Pages', String(totalPages));
+    headers['X-Total'] = String(total);
+    headers['X-Total-Pages'] = String(totalPages);
   }
   const link = (n: number, rel: string) => `<${requestUrl(req, { page: n, per_page: perPage })}>; rel="${rel}"`;
   const links: string[] = [];
@@ -71,15 +89,16 @@ export function setOffsetHeaders(req: Request, res: Response, pg: OffsetPage): v
   if (hasNext) links.push(link(page + 1, 'next'));
   links.push(link(1, 'first'));
   if (totalPages !== null) links.push(link(totalPages, 'last'));
-  res.setHeader('Link', links.join(', '));
+  headers.Link = links.join(', ');
+  return headers;
 }
 
 /**
  * Offset-paginates a knex query: counts up to COUNT_LIMIT + 1 rows (never a full count of a huge
- * table), fetches one page plus one row to know whether a next page exists, sets the headers.
- * The query must already be ordered.
+ * table), fetches one page plus one row to know whether a next page exists. The query must already
+ * be ordered.
  */
-export async function paginate<T>(req: Request, res: Response, query: Knex.QueryBuilder, opts: { countQuery?: Knex.QueryBuilder } = {}): Promise<T[]> {
+export async function paginate<T>(req: Request, query: Knex.QueryBuilder, opts: { countQuery?: Knex.QueryBuilder } = {}): Promise<Page<T>> {
   const { page, perPage, offset } = pageRequest(req);
   const countSource = (opts.countQuery ?? query).clone().clearOrder().clearSelect().select(query.client.raw('1')).limit(COUNT_LIMIT + 1);
   const knex = query.client;
@@ -90,18 +109,17 @@ export async function paginate<T>(req: Request, res: Response, query: Knex.Query
   const counted = Number((countRow as { n: string | number } | undefined)?.n ?? 0);
   const total = counted > COUNT_LIMIT ? null : counted;
   const hasNext = rows.length > perPage;
-  setOffsetHeaders(req, res, { page, perPage, total, hasNext });
-  return (rows as T[]).slice(0, perPage);
+  return { items: (rows as T[]).slice(0, perPage), headers: offsetHeaders(req, { page, perPage, total, hasNext }) };
 }
 
 /** Paginates an in-memory array (for small lists): the same headers as `paginate`. */
-export function paginateArray<T>(req: Request, res: Response, items: T[]): T[] {
+export function paginateArray<T>(req: Request, items: T[]): Page<T> {
   const { page, perPage, offset } = pageRequest(req);
   const total = items.length > COUNT_LIMIT ? null : items.length;
-  setOffsetHeaders(req, res, { page, perPage, total, hasNext: items.length > offset + perPage });
-  return items.slice(offset, offset + perPage);
+  return { items: items.slice(offset, offset + perPage), headers: offsetHeaders(req, { page, perPage, total, hasNext: items.length > offset + perPage }) };
 }
 
+/** One ordering column of a keyset page. */
 export interface KeysetColumn {
   /** The column (as selected and as in the WHERE). */
   column: string;
@@ -111,16 +129,15 @@ export interface KeysetColumn {
 
 /**
  * Keyset (cursor) pagination, for `pagination=keyset`: orders by `columns` in `direction`, reads the
- * opaque `cursor` param, and sets `Link: <…cursor=…>; rel="next"` only when a next page exists.
- * No X-Total, no X-Page. The last column must be unique (id).
+ * opaque `cursor` param; its headers are X-Per-Page and, only when a next page exists,
+ * `Link: <…cursor=…>; rel="next"`. No X-Total, no X-Page. The last column must be unique (id).
  */
 export async function keysetPaginate<T extends Record<string, unknown>>(
   req: Request,
-  res: Response,
   query: Knex.QueryBuilder,
   columns: KeysetColumn[],
   direction: 'asc' | 'desc',
-): Promise<T[]> {
+): Promise<Page<T>> {
   const { perPage } = pageRequest(req);
   const raw = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
   const q = query.clone();
@@ -139,14 +156,14 @@ export async function keysetPaginate<T extends Record<string, unknown>>(
   for (const c of columns) q.orderBy(c.column, direction);
   const rows = (await q.limit(perPage + 1)) as T[];
   const page = rows.slice(0, perPage);
-  res.setHeader('X-Per-Page', String(perPage));
+  const headers: PageHeaders = { 'X-Per-Page': String(perPage) };
   if (rows.length > perPage) {
     const last = page[page.length - 1];
     const cursor = Buffer.from(JSON.stringify(columns.map((c) => {
       const v = last[c.key ?? c.column];
       return v instanceof Date ? v.toISOString() : v;
     }))).toString('base64url');
-    res.setHeader('Link', `<${requestUrl(req, { cursor, per_page: perPage, page: null })}>; rel="next"`);
+    headers.Link = `<${requestUrl(req, { cursor, per_page: perPage, page: null })}>; rel="next"`;
   }
-  return page;
+  return { items: page, headers };
 }

@@ -53,7 +53,8 @@ const app = createServiceApp({
       throw new Error('kaput');
     });
     r.get('/list', (req, res) => {
-      res.json(paginateArray(req, res, Array.from({ length: 45 }, (_, i) => i + 1)));
+      const page = paginateArray(req, Array.from({ length: 45 }, (_, i) => i + 1));
+      res.set(page.headers).json(page.items);
     });
   },
   internal: (r) => {

@@ -90,7 +90,8 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   // GET /groups
   router.get('/groups', async (req, res) => {
     const c = ctx(req);
-    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req)).execute());
+    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req)).execute());
+    res.set(headers);
     res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
   });
 
@@ -125,7 +126,8 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   router.get('/groups/:id/subgroups', async (req, res) => {
     const c = ctx(req);
     const group = await loadGroup(ictx, req);
-    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id }).execute());
+    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id }).execute());
+    res.set(headers);
     res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
   });
 
@@ -133,7 +135,8 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   router.get('/groups/:id/descendant_groups', async (req, res) => {
     const c = ctx(req);
     const group = await loadGroup(ictx, req);
-    const rows = await paginate<NamespaceRow>(req, res, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id, descendants: true }).execute());
+    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id, descendants: true }).execute());
+    res.set(headers);
     res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
   });
 
@@ -143,7 +146,9 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
     const group = await loadGroup(ictx, req);
     const input = projectsParams.parse(req);
     const finder = new ProjectsFinder(ictx.db, c.user, input, { groupId: group.id, includeSubgroups: !!input.include_subgroups });
-    const projects = (await paginate<ProjectRow>(req, res, finder.execute())).map(toProject);
+    const { items, headers } = await paginate<ProjectRow>(req, finder.execute());
+    res.set(headers);
+    const projects = items.map(toProject);
     res.json(projects.map((p) => (input.simple ? toBasicProjectDetails(p, c.base) : toProjectEntity(p, c.base))));
   });
 }

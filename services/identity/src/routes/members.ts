@@ -63,14 +63,16 @@ function mount(router: Router, ictx: IdentityContext, kind: 'projects' | 'groups
     const input = listParams.parse(req);
     const base = memberStore.direct(ictx.db, source.type, source.id);
     const q = ictx.db.queryBuilder().select('*').from(base.clearOrder().as('x')).orderBy('x.id');
-    const rows = await paginate<MemberRow>(req, res, filtered(q, input, 'x.'));
+    const { items: rows, headers } = await paginate<MemberRow>(req, filtered(q, input, 'x.'));
+    res.set(headers);
     res.json(rows.map((r) => toMemberEntity(toMember(r), ctx(req).base)));
   });
 
   // GET /:kind/:id/members/all
   router.get(`/${kind}/:id/members/all`, async (req, res) => {
     const { inherited } = await load(ictx, req);
-    const rows = await paginate<MemberRow>(req, res, filtered(memberStore.inherited(ictx.db, inherited), listParams.parse(req), 'x.'));
+    const { items: rows, headers } = await paginate<MemberRow>(req, filtered(memberStore.inherited(ictx.db, inherited), listParams.parse(req), 'x.'));
+    res.set(headers);
     res.json(rows.map((r) => toMemberEntity(toMember(r), ctx(req).base)));
   });
 

@@ -66,7 +66,8 @@ export function personalAccessTokensRoutes(router: Router, ictx: IdentityContext
     const me = requireUser(ctx(req).user);
     const input = listParams.parse(req);
     if (input.user_id !== undefined && input.user_id !== me.id && !me.admin) throw new UnauthorizedError();
-    const rows = await paginate<TokenRow>(req, res, new TokensFinder(ictx.db, me, input).execute());
+    const { items: rows, headers } = await paginate<TokenRow>(req, new TokensFinder(ictx.db, me, input).execute());
+    res.set(headers);
     res.json(rows.map((r) => toPersonalAccessToken(toToken(r))));
   });
 

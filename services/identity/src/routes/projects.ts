@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ctx, keysetPaginate, MethodNotAllowedError, p, paginate, params } from '@anvil/http';
+import { ctx, keysetPaginate, MethodNotAllowedError, p, Page, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toBasicProjectDetails, toProjectEntity, toProjectWithAccess } from '../entities/project';
 import { Level, requireLevel, requireUser } from '../policy';
@@ -74,14 +74,15 @@ export function projectsRoutes(router: Router, ictx: IdentityContext): void {
     const c = ctx(req);
     const input = listParams.parse(req);
     const finder = new ProjectsFinder(ictx.db, c.user, input);
-    let rows: ProjectRow[];
+    let page: Page<ProjectRow>;
     if (input.pagination === 'keyset') {
       if (input.order_by && input.order_by !== 'id') throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
-      rows = await keysetPaginate<ProjectRow & Record<string, unknown>>(req, res, finder.execute().clearOrder(), [{ column: 'p.id', key: 'id' }], input.sort ?? 'desc');
+      page = await keysetPaginate<ProjectRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'p.id', key: 'id' }], input.sort ?? 'desc');
     } else {
-      rows = await paginate<ProjectRow>(req, res, finder.execute());
+      page = await paginate<ProjectRow>(req, finder.execute());
     }
-    res.json(presentProjects(rows.map(toProject), c.base, !!input.simple || !c.user, !!c.user?.admin));
+    res.set(page.headers);
+    res.json(presentProjects(page.items.map(toProject), c.base, !!input.simple || !c.user, !!c.user?.admin));
   });
 
   // GET /projects/:id

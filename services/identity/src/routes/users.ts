@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ctx, ForbiddenError, HttpError, keysetPaginate, MethodNotAllowedError, NotFoundError, p, paginate, params } from '@anvil/http';
+import { ctx, ForbiddenError, HttpError, keysetPaginate, MethodNotAllowedError, NotFoundError, p, Page, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toUserBasic, toUserDetailsWithAdmin, toUserEntity, toUserPublic, toUserWithAdmin } from '../entities/user';
 import { requireAdmin, requireUser } from '../policy';
@@ -82,14 +82,15 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     const input = listParams.parse(req);
     if (!c.user && input.username === undefined) throw new ForbiddenError('Not authorized to access /api/v4/users');
     const finder = new UsersFinder(ictx.db, c.user, input);
-    let rows: UserRow[];
+    let page: Page<UserRow>;
     if (input.pagination === 'keyset') {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
-      rows = await keysetPaginate<UserRow & Record<string, unknown>>(req, res, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
+      page = await keysetPaginate<UserRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
     } else {
-      rows = await paginate<UserRow>(req, res, finder.execute());
+      page = await paginate<UserRow>(req, finder.execute());
     }
-    const users = rows.map(toUser);
+    res.set(page.headers);
+    const users = page.items.map(toUser);
     if (!c.user?.admin) return void res.json(users.map((u) => toUserBasic(u, c.base)));
     const by = await creators(ictx, users);
     res.json(users.map((u) => toUserWithAdmin(u, c.base, by.get(u.createdById ?? 0))));

@@ -1,19 +1,24 @@
 import type { Knex } from 'knex';
 import { HttpError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
-/** An award emoji row. */
-export interface AwardRow {
+/** An `award_emoji` row. */
+export interface AwardRow extends RowTimestamps {
   id: number;
   name: string;
   user_id: number;
   awardable_type: string;
   awardable_id: number;
-  created_at: Date;
-  updated_at: Date;
 }
+
+/** An emoji a user awarded to an awardable (today: an issue). */
+export type Award = Camelized<AwardRow>;
+
+/** The domain award of a row. */
+export const awardFromRow: (r: AwardRow) => Award = camelize;
 
 /** Emoji names that count as up and down votes on issues. */
 export const UPVOTE = 'thumbsup';
@@ -28,12 +33,12 @@ export function validEmojiName(name: string): boolean {
  * Awards `name` by a user to an issue, keeping the issue's up/down vote counters in the same
  * transaction. The same award twice is GitLab's `404 Award Emoji Name has already been taken Not Found`.
  */
-export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<AwardRow> {
+export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<Award> {
   try {
     return await db.transaction(async (trx) => {
       const [row] = await trx('award_emoji').insert({ name, user_id: userId, awardable_type: 'Issue', awardable_id: issueId }).returning('*');
       await bumpVotes(trx, issueId, name, 1);
-      return row;
+      return awardFromRow(row);
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new HttpError(404, { message: '404 Award Emoji Name has already been taken Not Found' });
@@ -47,7 +52,7 @@ export async function bumpVotes(db: Db, issueId: number, name: string, delta: nu
   if (column) await db('issues').where({ id: issueId }).increment(column, delta);
 }
 
-/** Awards on one issue, oldest first. */
+/** Awards on one issue (`AwardRow`s, for pagination), oldest first. */
 export function issueAwards(db: Db, issueId: number): Knex.QueryBuilder {
   return db('award_emoji').where({ awardable_type: 'Issue', awardable_id: issueId }).orderBy('id');
 }

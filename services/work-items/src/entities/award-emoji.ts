@@ -1,16 +1,16 @@
-import type { AwardRow } from '../award-emoji/award-store';
+import type { Award } from '../award-emoji/award-store';
 import type { UserRow } from '../read-model/store';
+import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
 /** GitLab's `AwardEmoji` entity. */
-export function toAwardEmoji(a: AwardRow, user: UserRow | undefined): Record<string, unknown> {
+export function toAwardEmoji(a: Award, user: UserRow | undefined): Record<string, unknown> {
   return {
     id: a.id,
     name: a.name,
     user: toUserBasic(user),
-    created_at: new Date(a.created_at).toISOString(),
-    updated_at: new Date(a.updated_at).toISOString(),
-    awardable_id: a.awardable_id,
-    awardable_type: a.awardable_type,
+    ...timestamps(a),
+    awardable_id: a.awardableId,
+    awardable_type: a.awardableType,
   };
 }

@@ -1,9 +1,9 @@
-import type { EpicRow, IterationRow } from '../epics/epic-store';
-import type { IssueRow } from '../issues/issue-row';
+import type { Epic, Iteration } from '../epics/epic-store';
+import type { Issue } from '../issues/issue-row';
 import { ReferencedProject, ReferenceOrigin, references } from '../issues/references';
 import { taskCompletion, taskStatus } from '../issues/tasks';
-import type { LabelRow } from '../labels/label-store';
-import type { MilestoneRow } from '../milestones/milestone-store';
+import type { Label } from '../labels/label-store';
+import type { Milestone } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
 import { toEpicBase, toIteration } from './epic';
 import { toLabelBasic } from './label';
@@ -13,15 +13,15 @@ import { toUserBasic } from './user';
 
 /** An issue with everything its entity embeds, loaded in batches (see `loadIssueViews`). */
 export interface IssueView {
-  row: IssueRow;
+  issue: Issue;
   project: ReferencedProject;
   author: UserRow | null;
   closedBy: UserRow | null;
   assignees: UserRow[];
-  labels: LabelRow[];
-  milestone: MilestoneRow | null;
-  epic: EpicRow | null;
-  iteration: IterationRow | null;
+  labels: Label[];
+  milestone: Milestone | null;
+  epic: Epic | null;
+  iteration: Iteration | null;
   mergeRequestsCount: number;
   subscribed?: boolean;
 }
@@ -43,33 +43,33 @@ function issueLabels(v: IssueView, details: boolean): unknown[] {
 
 /** The fields of GitLab's `IssueBasic`, in its order. */
 function basic(v: IssueView, o: IssueOptions): Record<string, unknown> {
-  const r = v.row;
+  const r = v.issue;
   const assignees = v.assignees.map((u) => toUserBasic(u));
   return {
     id: r.id,
     iid: r.iid,
-    project_id: r.project_id,
+    project_id: r.projectId,
     title: r.title,
     description: r.description,
     state: r.state,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-    closed_at: iso(r.closed_at),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+    closed_at: iso(r.closedAt),
     closed_by: toUserBasic(v.closedBy),
     labels: issueLabels(v, !!o.withLabelsDetails),
     milestone: v.milestone ? toMilestone(v.milestone, o) : null,
     assignees,
     author: toUserBasic(v.author),
-    type: r.issue_type.toUpperCase(),
+    type: r.issueType.toUpperCase(),
     assignee: assignees[0] ?? null,
-    user_notes_count: r.user_notes_count,
+    user_notes_count: r.userNotesCount,
     merge_requests_count: v.mergeRequestsCount,
     upvotes: r.upvotes,
     downvotes: r.downvotes,
-    due_date: r.due_date,
+    due_date: r.dueDate,
     confidential: r.confidential,
-    discussion_locked: r.discussion_locked,
-    issue_type: r.issue_type,
+    discussion_locked: r.discussionLocked,
+    issue_type: r.issueType,
     web_url: `${o.base}/${v.project.pathWithNamespace}/-/issues/${r.iid}`,
     time_stats: toTimeStats(r),
     task_completion_status: taskCompletion(r.description),
@@ -83,30 +83,30 @@ function basic(v: IssueView, o: IssueOptions): Record<string, unknown> {
  * higher-tier fields (`epic_iid`, `epic`, `iteration`, `health_status`).
  */
 export function toIssue(v: IssueView, o: IssueOptions): Record<string, unknown> {
-  const r = v.row;
+  const r = v.issue;
   const out = basic(v, o);
   const tasks = taskCompletion(r.description);
   out.has_tasks = tasks.count > 0;
   if (tasks.count > 0) out.task_status = taskStatus(r.description);
-  const self = `${o.base}/api/v4/projects/${r.project_id}/issues/${r.iid}`;
+  const self = `${o.base}/api/v4/projects/${r.projectId}/issues/${r.iid}`;
   out._links = {
     self,
     notes: `${self}/notes`,
     award_emoji: `${self}/award_emoji`,
-    project: `${o.base}/api/v4/projects/${r.project_id}`,
+    project: `${o.base}/api/v4/projects/${r.projectId}`,
     closed_as_duplicate_of: null,
   };
   out.references = references(v.project, r.iid, o.origin);
   out.severity = r.severity.toUpperCase();
   if (v.subscribed !== undefined) out.subscribed = v.subscribed;
-  out.moved_to_id = r.moved_to_id;
+  out.moved_to_id = r.movedToId;
   out.imported = false;
   out.imported_from = 'none';
   out.service_desk_reply_to = null;
-  const epicGroup = v.epic ? o.groupPaths.get(v.epic.group_id) ?? '' : '';
+  const epicGroup = v.epic ? o.groupPaths.get(v.epic.groupId) ?? '' : '';
   out.epic_iid = v.epic?.iid ?? null;
   out.epic = v.epic ? toEpicBase(v.epic, o.base, epicGroup) : null;
-  out.iteration = v.iteration ? toIteration(v.iteration, o.base, o.groupPaths.get(v.iteration.group_id) ?? '') : null;
-  out.health_status = r.health_status;
+  out.iteration = v.iteration ? toIteration(v.iteration, o.base, o.groupPaths.get(v.iteration.groupId) ?? '') : null;
+  out.health_status = r.healthStatus;
   return out;
 }

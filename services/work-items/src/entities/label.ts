@@ -1,4 +1,4 @@
-import { LabelRow, textColorFor } from '../labels/label-store';
+import { Label, LabelCounts, textColorFor } from '../labels/label-store';
 
 function html(description: string | null): string {
   if (!description) return '';
@@ -7,7 +7,7 @@ function html(description: string | null): string {
 }
 
 /** GitLab's `LabelBasic`: what `with_labels_details=true` embeds in issues. */
-export function toLabelBasic(l: LabelRow): Record<string, unknown> {
+export function toLabelBasic(l: Label): Record<string, unknown> {
   return {
     id: l.id,
     name: l.title,
@@ -19,24 +19,17 @@ export function toLabelBasic(l: LabelRow): Record<string, unknown> {
   };
 }
 
-/** Counts shown with `with_counts=true`. */
-export interface LabelCounts {
-  open_issues_count: number;
-  closed_issues_count: number;
-  open_merge_requests_count: number;
-}
-
 /**
  * GitLab's `ProjectLabel` (`projectId` given: adds `priority`, `is_project_label`) or `GroupLabel`
- * entity; counts only when asked.
+ * entity; counts (shown with `with_counts=true`) only when given.
  */
-export function toLabel(l: LabelRow, opts: { projectId?: number; counts?: LabelCounts; subscribed?: boolean }): Record<string, unknown> {
+export function toLabel(l: Label, opts: { projectId?: number; counts?: LabelCounts; subscribed?: boolean }): Record<string, unknown> {
   const out: Record<string, unknown> = { ...toLabelBasic(l) };
   if (opts.counts) Object.assign(out, opts.counts);
   out.subscribed = opts.subscribed ?? false;
   if (opts.projectId !== undefined) {
     out.priority = l.priority;
-    out.is_project_label = l.project_id === opts.projectId;
+    out.is_project_label = l.projectId === opts.projectId;
   }
   return out;
 }

@@ -1,4 +1,5 @@
-import type { MilestoneRow } from '../milestones/milestone-store';
+import type { Milestone } from '../milestones/milestone-store';
+import { timestamps } from './timestamps';
 
 /** Where a milestone's `web_url` points: its project's or group's path. */
 export interface MilestoneUrls {
@@ -12,13 +13,13 @@ function today(): string {
 }
 
 /** GitLab's `Milestone` entity (`project_id` or `group_id`, whichever owns it). */
-export function toMilestone(m: MilestoneRow, urls: MilestoneUrls): Record<string, unknown> {
-  const owner = m.project_id !== null
-    ? { project_id: m.project_id }
-    : { group_id: m.group_id };
-  const path = m.project_id !== null
-    ? `${urls.projectPaths.get(m.project_id) ?? ''}/-/milestones/${m.iid}`
-    : `groups/${urls.groupPaths.get(m.group_id as number) ?? ''}/-/milestones/${m.iid}`;
+export function toMilestone(m: Milestone, urls: MilestoneUrls): Record<string, unknown> {
+  const owner = m.projectId !== null
+    ? { project_id: m.projectId }
+    : { group_id: m.groupId };
+  const path = m.projectId !== null
+    ? `${urls.projectPaths.get(m.projectId) ?? ''}/-/milestones/${m.iid}`
+    : `groups/${urls.groupPaths.get(m.groupId as number) ?? ''}/-/milestones/${m.iid}`;
   return {
     id: m.id,
     iid: m.iid,
@@ -26,11 +27,10 @@ export function toMilestone(m: MilestoneRow, urls: MilestoneUrls): Record<string
     title: m.title,
     description: m.description,
     state: m.state,
-    created_at: new Date(m.created_at).toISOString(),
-    updated_at: new Date(m.updated_at).toISOString(),
-    due_date: m.due_date,
-    start_date: m.start_date,
-    expired: m.due_date !== null && m.due_date < today(),
+    ...timestamps(m),
+    due_date: m.dueDate,
+    start_date: m.startDate,
+    expired: m.dueDate !== null && m.dueDate < today(),
     web_url: `${urls.base}/${path}`,
   };
 }

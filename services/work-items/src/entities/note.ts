@@ -1,21 +1,21 @@
-import type { NoteRow } from '../notes/note-store';
+import type { Note } from '../notes/note-store';
 import type { UserRow } from '../read-model/store';
+import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
 /** GitLab's `Note` entity (`noteable_iid` for issues and merge requests). */
-export function toNote(n: NoteRow, author: UserRow | undefined, noteableIid: number | null, commandsChanges: Record<string, unknown> = {}): Record<string, unknown> {
+export function toNote(n: Note, author: UserRow | undefined, noteableIid: number | null, commandsChanges: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: n.id,
     type: null,
     body: n.body,
     attachment: null,
     author: toUserBasic(author),
-    created_at: new Date(n.created_at).toISOString(),
-    updated_at: new Date(n.updated_at).toISOString(),
+    ...timestamps(n),
     system: n.system,
-    noteable_id: n.noteable_id,
-    noteable_type: n.noteable_type,
-    project_id: n.project_id,
+    noteable_id: n.noteableId,
+    noteable_type: n.noteableType,
+    project_id: n.projectId,
     resolvable: false,
     confidential: n.internal,
     internal: n.internal,

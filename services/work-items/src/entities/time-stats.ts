@@ -9,11 +9,11 @@ export interface TimeStats {
 }
 
 /** Serialises an issuable's estimate and spent time (seconds) with GitLab's human forms. */
-export function toTimeStats(row: { time_estimate: number; total_time_spent: number }): TimeStats {
+export function toTimeStats(t: { timeEstimate: number; totalTimeSpent: number }): TimeStats {
   return {
-    time_estimate: row.time_estimate,
-    total_time_spent: row.total_time_spent,
-    human_time_estimate: formatDuration(row.time_estimate),
-    human_total_time_spent: formatDuration(row.total_time_spent),
+    time_estimate: t.timeEstimate,
+    total_time_spent: t.totalTimeSpent,
+    human_time_estimate: formatDuration(t.timeEstimate),
+    human_total_time_spent: formatDuration(t.totalTimeSpent),
   };
 }

@@ -1,6 +1,7 @@
 import type { ProjectRow, UserRow } from '../read-model/store';
-import type { TodoRow } from '../todos/todo-store';
+import type { Todo } from '../todos/todo-store';
 import { ACTION_NAMES } from '../todos/todo-store';
+import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
 /** GitLab's `ProjectIdentity` (what a to-do embeds as `project`). */
@@ -10,7 +11,7 @@ export function toProjectIdentity(p: ProjectRow, nameWithNamespace: string): Rec
 
 /** GitLab's `Todo` entity; `target` is the already serialised issue. */
 export function toTodo(
-  t: TodoRow,
+  t: Todo,
   o: { project: Record<string, unknown> | null; author: UserRow | undefined; target: Record<string, unknown> | null; targetUrl: string },
 ): Record<string, unknown> {
   return {
@@ -18,12 +19,11 @@ export function toTodo(
     project: o.project,
     author: toUserBasic(o.author),
     action_name: ACTION_NAMES[t.action] ?? t.action,
-    target_type: t.target_type,
+    target_type: t.targetType,
     target: o.target,
     target_url: o.targetUrl,
     body: t.body,
     state: t.state,
-    created_at: new Date(t.created_at).toISOString(),
-    updated_at: new Date(t.updated_at).toISOString(),
+    ...timestamps(t),
   };
 }

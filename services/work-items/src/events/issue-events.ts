@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { emit, IssueEvents, type IssueEventV1 } from '@anvil/events';
-import type { IssueRow } from '../issues/issue-row';
+import { timestamps } from '../entities/timestamps';
+import type { Issue } from '../issues/issue-row';
 
 /** The producer name on every event this service publishes. */
 export const PRODUCER = 'work-items';
@@ -8,24 +9,23 @@ export const PRODUCER = 'work-items';
 export { IssueEvents, type IssueEventV1 } from '@anvil/events';
 
 /** The event payload of an issue. */
-export function issuePayload(row: IssueRow, extra: { assigneeIds: number[]; labels: string[]; actorId: number | null; changes?: string[] }): IssueEventV1 {
+export function issuePayload(row: Issue, extra: { assigneeIds: number[]; labels: string[]; actorId: number | null; changes?: string[] }): IssueEventV1 {
   return {
     id: row.id,
     iid: row.iid,
-    project_id: row.project_id,
+    project_id: row.projectId,
     title: row.title,
     description: row.description,
     state: row.state,
     confidential: row.confidential,
-    issue_type: row.issue_type,
-    author_id: row.author_id,
+    issue_type: row.issueType,
+    author_id: row.authorId,
     assignee_ids: extra.assigneeIds,
     labels: extra.labels,
-    milestone_id: row.milestone_id,
-    due_date: row.due_date,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
-    closed_at: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+    milestone_id: row.milestoneId,
+    due_date: row.dueDate,
+    ...timestamps(row),
+    closed_at: row.closedAt ? row.closedAt.toISOString() : null,
     actor_id: extra.actorId,
     ...(extra.changes ? { changes: extra.changes } : {}),
   };

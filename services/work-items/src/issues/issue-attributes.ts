@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
-import { epicByIid, epicInGroups } from '../epics/epic-store';
-import { findOrCreateProjectLabels } from '../labels/label-store';
+import { epicByIid, epicInGroups, iterationInGroups } from '../epics/epic-store';
+import { findOrCreateProjectLabels, labelsByIds } from '../labels/label-store';
 import { usableMilestone, usableMilestoneByTitle } from '../milestones/milestone-store';
 import { existingUserIds } from '../read-model/store';
 import type { IssueRow, IssueType } from './issue-row';
@@ -101,8 +101,7 @@ export async function resolveEpic(db: Db, pc: ProjectContext, attrs: IssueAttrib
 export async function resolveIteration(db: Db, pc: ProjectContext, attrs: IssueAttributes): Promise<number | null | undefined> {
   if (attrs.iterationId === undefined) return undefined;
   if (!attrs.iterationId || !pc.traversalIds.length) return null;
-  const row = await db('iterations').select('id').where({ id: attrs.iterationId }).whereIn('group_id', pc.traversalIds).first();
-  return row?.id ?? null;
+  return (await iterationInGroups(db, pc.traversalIds, attrs.iterationId))?.id ?? null;
 }
 
 /** Assignees that exist (ids 0 and unknown users are dropped). */
@@ -125,14 +124,8 @@ export async function resolveLabels(db: Db, pc: ProjectContext, attrs: IssueAttr
   if (attrs.removeLabels?.length) {
     const remove = new Set(attrs.removeLabels);
     const titles = new Map(current.map((l) => [l.id, l.title]));
-    const added = attrs.labels !== undefined || attrs.addLabels ? await titlesOf(db, ids) : titles;
+    const added = attrs.labels !== undefined || attrs.addLabels ? new Map((await labelsByIds(db, ids)).map((l) => [l.id, l.title])) : titles;
     ids = ids.filter((id) => !remove.has(added.get(id) ?? ''));
   }
   return [...new Set(ids)];
-}
-
-async function titlesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const rows: { id: number; title: string }[] = await db('labels').select('id', 'title').whereIn('id', ids);
-  return new Map(rows.map((r) => [r.id, r.title]));
 }

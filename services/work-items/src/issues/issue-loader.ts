@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import { queryPrepared } from '@anvil/db';
 import type { IssueView } from '../entities/issue';
 import type { MilestoneUrls } from '../entities/milestone';
-import type { EpicRow, IterationRow } from '../epics/epic-store';
-import type { LabelRow } from '../labels/label-store';
-import type { MilestoneRow } from '../milestones/milestone-store';
+import { epicFromRow, EpicRow, iterationFromRow, IterationRow } from '../epics/epic-store';
+import { labelFromRow, LabelRow } from '../labels/label-store';
+import { milestoneFromRow, MilestoneRow } from '../milestones/milestone-store';
 import type { UserRow } from '../read-model/store';
-import type { IssueRow } from './issue-row';
+import type { Issue } from './issue-row';
 import type { ReferencedProject } from './references';
 
 interface Bundle {
@@ -85,6 +85,7 @@ export interface LoadedIssues {
   urls: Omit<MilestoneUrls, 'base'>;
 }
 
+/** How `loadIssueViews` loads: whose subscription to compute, and a project to fall back on. */
 export interface LoadOptions {
   /** Computes `subscribed` for this user (single-issue responses). */
   subscriber?: number | null;
@@ -93,23 +94,23 @@ export interface LoadOptions {
 }
 
 /** Turns issue rows into views with one database round trip, whatever the page size. */
-export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptions = {}): Promise<LoadedIssues> {
+export async function loadIssueViews(db: Knex, rows: Issue[], opts: LoadOptions = {}): Promise<LoadedIssues> {
   if (!rows.length) return { views: [], urls: { projectPaths: new Map(), groupPaths: new Map() } };
   const [b] = await queryPrepared<Bundle>(db, db.raw(BUNDLE_SQL, {
     ids: rows.map((x) => x.id),
-    userIds: distinct(rows.flatMap((x) => [x.author_id, x.closed_by_id])),
-    milestoneIds: distinct(rows.map((x) => x.milestone_id)),
-    projectIds: distinct(rows.map((x) => x.project_id)),
-    epicIds: distinct(rows.map((x) => x.epic_id)),
-    iterationIds: distinct(rows.map((x) => x.iteration_id)),
+    userIds: distinct(rows.flatMap((x) => [x.authorId, x.closedById])),
+    milestoneIds: distinct(rows.map((x) => x.milestoneId)),
+    projectIds: distinct(rows.map((x) => x.projectId)),
+    epicIds: distinct(rows.map((x) => x.epicId)),
+    iterationIds: distinct(rows.map((x) => x.iterationId)),
     subscriber: opts.subscriber ?? null,
   }));
   const users = new Map(b.users.map((u) => [u.id, u]));
   const assignees = group(b.assignees, (a) => a.issue_id);
-  const labels = group(b.labels, (l) => l.issue_id);
-  const milestones = new Map(b.milestones.map((m) => [m.id, m]));
-  const epics = new Map(b.epics.map((e) => [e.id, e]));
-  const iterations = new Map(b.iterations.map((i) => [i.id, i]));
+  const labels = new Map([...group(b.labels, (l) => l.issue_id)].map(([id, rows]) => [id, rows.map(labelFromRow)]));
+  const milestones = new Map(b.milestones.map((m) => [m.id, milestoneFromRow(m)]));
+  const epics = new Map(b.epics.map((e) => [e.id, epicFromRow(e)]));
+  const iterations = new Map(b.iterations.map((i) => [i.id, iterationFromRow(i)]));
   const mrCounts = new Map(b.mr_counts.map((c) => [c.issue_id, c.n]));
   const subs = new Map(b.subscriptions.map((s) => [s.issue_id, s.subscribed]));
   const commented = new Set(b.commented);
@@ -118,15 +119,15 @@ export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptio
   const views = rows.map((row): IssueView => {
     const assigned = (assignees.get(row.id) ?? []).map((a) => users.get(a.user_id)).filter((u): u is UserRow => !!u);
     const view: IssueView = {
-      row,
-      project: projects.get(row.project_id) ?? { id: row.project_id, path: '', pathWithNamespace: '', namespaceId: 0 },
-      author: users.get(row.author_id) ?? null,
-      closedBy: row.closed_by_id ? users.get(row.closed_by_id) ?? null : null,
+      issue: row,
+      project: projects.get(row.projectId) ?? { id: row.projectId, path: '', pathWithNamespace: '', namespaceId: 0 },
+      author: users.get(row.authorId) ?? null,
+      closedBy: row.closedById ? users.get(row.closedById) ?? null : null,
       assignees: assigned,
       labels: labels.get(row.id) ?? [],
-      milestone: row.milestone_id ? milestones.get(row.milestone_id) ?? null : null,
-      epic: row.epic_id ? epics.get(row.epic_id) ?? null : null,
-      iteration: row.iteration_id ? iterations.get(row.iteration_id) ?? null : null,
+      milestone: row.milestoneId ? milestones.get(row.milestoneId) ?? null : null,
+      epic: row.epicId ? epics.get(row.epicId) ?? null : null,
+      iteration: row.iterationId ? iterations.get(row.iterationId) ?? null : null,
       mergeRequestsCount: mrCounts.get(row.id) ?? 0,
     };
     if (opts.subscriber !== undefined) view.subscribed = subscribedState(row, assigned, subs.get(row.id), opts.subscriber, commented.has(row.id));
@@ -141,8 +142,8 @@ export async function loadIssueViews(db: Knex, rows: IssueRow[], opts: LoadOptio
  * GitLab's `subscribed?`: an explicit subscription (or unsubscription) wins; otherwise
  * participants (author, assignees, commenters) are subscribed.
  */
-export function subscribedState(row: IssueRow, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null, commented = false): boolean {
+export function subscribedState(row: Issue, assignees: { id: number }[], explicit: boolean | undefined, userId: number | null, commented = false): boolean {
   if (!userId) return false;
   if (explicit !== undefined) return explicit;
-  return row.author_id === userId || assignees.some((a) => a.id === userId) || commented;
+  return row.authorId === userId || assignees.some((a) => a.id === userId) || commented;
 }

@@ -1,4 +1,6 @@
-/** An issue row as the stores return it (dates as `YYYY-MM-DD` strings, timestamps as Dates). */
+import { camelize, Camelized } from '../db/rows';
+
+/** An `issues` row as `issueColumns` selects it (dates as `YYYY-MM-DD` strings, timestamps as Dates). */
 export interface IssueRow {
   id: number;
   project_id: number;
@@ -30,6 +32,12 @@ export interface IssueRow {
   moved_to_id: number | null;
   promoted_to_epic_id: number | null;
 }
+
+/** An issue: what the stores return, and what services, policies and serialisers take. */
+export type Issue = Camelized<IssueRow>;
+
+/** The domain issue of a row. */
+export const issueFromRow: (r: IssueRow) => Issue = camelize;
 
 /** The select list producing `IssueRow`s from `issues` aliased `alias`. */
 export function issueColumns(alias = 'i'): string {

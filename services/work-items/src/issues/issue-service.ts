@@ -6,19 +6,16 @@ import { emitIssueEvent, IssueEvents, issuePayload } from '../events/issue-event
 import {
   filterMetadata, IssueAttributes, plainColumns, resolveAssignees, resolveEpic, resolveIteration, resolveLabels, resolveMilestone, validateAttributes,
 } from './issue-attributes';
-import type { IssueRow } from './issue-row';
+import { camelKey } from '../db/rows';
+import { labelsByIds } from '../labels/label-store';
+import type { Issue, IssueRow } from './issue-row';
 import {
-  assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
+  assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, issueLabelTitles, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
 } from './issue-store';
 import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
 
-async function labelTitles(trx: Knex.Transaction, issueId: number): Promise<string[]> {
-  const rows: { title: string }[] = await trx('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', issueId).select('l.title').orderBy('l.title');
-  return rows.map((r) => r.title);
-}
-
-async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: IssueRow, actorId: number | null, changes?: string[]): Promise<void> {
-  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await labelTitles(trx, row.id), actorId, changes });
+async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, changes?: string[]): Promise<void> {
+  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await issueLabelTitles(trx, row.id), actorId, changes });
   await emitIssueEvent(trx, type, payload);
 }
 
@@ -27,7 +24,7 @@ async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof t
  * labels (creating unknown project labels), assignees and milestone, and announces
  * `work-items.issue.created`. Metadata from non-admins is dropped; a taken iid is 409.
  */
-export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttributes): Promise<IssueRow> {
+export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttributes): Promise<Issue> {
   assertWritable(pc);
   const actor = pc.viewer.user;
   if (!actor) throw new ForbiddenError();
@@ -62,15 +59,15 @@ function owned(pc: ProjectContext, attrs: IssueAttributes): IssueAttributes {
   return rest;
 }
 
-function stateColumns(issue: IssueRow, event: IssueAttributes['stateEvent'], actorId: number): Partial<IssueRow> {
+function stateColumns(issue: Issue, event: IssueAttributes['stateEvent'], actorId: number): Partial<IssueRow> {
   if (event === 'close' && issue.state === 'opened') return { state: 'closed', closed_at: new Date(), closed_by_id: actorId };
   if (event === 'reopen' && issue.state === 'closed') return { state: 'opened', closed_at: null, closed_by_id: null };
   return {};
 }
 
-function changedKeys(before: IssueRow, after: Partial<IssueRow>): string[] {
+function changedKeys(before: Issue, after: Partial<IssueRow>): string[] {
   return Object.keys(after).filter((k) => {
-    const a = (before as unknown as Record<string, unknown>)[k];
+    const a = (before as unknown as Record<string, unknown>)[camelKey(k)];
     const b = (after as Record<string, unknown>)[k];
     return a instanceof Date || b instanceof Date ? String(a && new Date(a as Date).getTime()) !== String(b && new Date(b as Date).getTime()) : a !== b;
   });
@@ -82,7 +79,7 @@ function changedKeys(before: IssueRow, after: Partial<IssueRow>): string[] {
  * non-admins is dropped. Publishes `closed`/`reopened` on a state change and `updated` when
  * anything else changed; `updated_at` moves only when something changed.
  */
-export async function updateIssue(db: Knex, pc: ProjectContext, issue: IssueRow, input: IssueAttributes): Promise<IssueRow> {
+export async function updateIssue(db: Knex, pc: ProjectContext, issue: Issue, input: IssueAttributes): Promise<Issue> {
   assertWritable(pc);
   const actor = pc.viewer.user;
   return db.transaction(async (trx) => {
@@ -119,7 +116,7 @@ async function updateAssociations(trx: Knex.Transaction, pc: ProjectContext, iss
     }
   }
   const currentLabelIds = await issueLabelIds(trx, issueId);
-  const currentLabels: { id: number; title: string }[] = currentLabelIds.length ? await trx('labels').select('id', 'title').whereIn('id', currentLabelIds) : [];
+  const currentLabels = await labelsByIds(trx, currentLabelIds);
   const labels = await resolveLabels(trx, pc, attrs, currentLabels);
   if (labels && labels.slice().sort().join() !== currentLabelIds.slice().sort().join()) {
     await setIssueLabels(trx, issueId, labels);
@@ -129,7 +126,7 @@ async function updateAssociations(trx: Knex.Transaction, pc: ProjectContext, iss
 }
 
 /** Closes (or reopens) an issue on behalf of `actorId` outside an edit (merge requests, promote). */
-export async function setIssueState(trx: Knex.Transaction, issue: IssueRow, event: 'close' | 'reopen', actorId: number, extra: Partial<IssueRow> = {}): Promise<IssueRow> {
+export async function setIssueState(trx: Knex.Transaction, issue: Issue, event: 'close' | 'reopen', actorId: number, extra: Partial<IssueRow> = {}): Promise<Issue> {
   const state = stateColumns(issue, event, actorId);
   if (!Object.keys(state).length && !Object.keys(extra).length) return issue;
   const row = await updateIssueRow(trx, issue.id, { ...state, ...extra, updated_at: new Date() });
@@ -138,16 +135,11 @@ export async function setIssueState(trx: Knex.Transaction, issue: IssueRow, even
 }
 
 /** Deletes an issue (Owner/admin, else 403) and announces `work-items.issue.deleted`. */
-export async function deleteIssue(db: Knex, pc: ProjectContext, issue: IssueRow): Promise<void> {
+export async function deleteIssue(db: Knex, pc: ProjectContext, issue: Issue): Promise<void> {
   if (!isOwner(pc)) throw new ForbiddenError();
   await db.transaction(async (trx) => {
-    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await labelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
+    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await issueLabelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
     await deleteIssueRow(trx, issue);
     await emitIssueEvent(trx, IssueEvents.deleted, payload);
   });
-}
-
-/** Touches `updated_at` (notes, time logs change an issue as GitLab sees it). */
-export async function touchIssue(trx: Knex | Knex.Transaction, issueId: number): Promise<void> {
-  await trx('issues').where({ id: issueId }).update({ updated_at: new Date() });
 }

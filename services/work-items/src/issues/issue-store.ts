@@ -1,29 +1,28 @@
 import type { Knex } from 'knex';
 import { queryPrepared } from '@anvil/db';
-import { issueColumns, IssueRow } from './issue-row';
+import { Issue, issueColumns, issueFromRow, IssueRow } from './issue-row';
 
 type Db = Knex | Knex.Transaction;
 
 /** One issue of a project by iid (prepared outside transactions: the single-issue routes run it each time). */
-export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  if ('isTransaction' in db && db.isTransaction) {
-    return (await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.project_id = ? AND i.iid = ?`, [projectId, iid])).rows[0];
-  }
-  const [row] = await queryPrepared<IssueRow>(db as Knex, { sql: `SELECT ${issueColumns()} FROM issues i WHERE i.project_id = $1 AND i.iid = $2`, bindings: [projectId, iid] });
-  return row;
+export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<Issue | undefined> {
+  const row: IssueRow | undefined = 'isTransaction' in db && db.isTransaction
+    ? (await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.project_id = ? AND i.iid = ?`, [projectId, iid])).rows[0]
+    : (await queryPrepared<IssueRow>(db as Knex, { sql: `SELECT ${issueColumns()} FROM issues i WHERE i.project_id = $1 AND i.iid = $2`, bindings: [projectId, iid] }))[0];
+  return row && issueFromRow(row);
 }
 
 /** One issue by global id. */
-export async function findIssueById(db: Db, id: number): Promise<IssueRow | undefined> {
+export async function findIssueById(db: Db, id: number): Promise<Issue | undefined> {
   const r = await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.id = ?`, [id]);
-  return r.rows[0];
+  return r.rows[0] && issueFromRow(r.rows[0]);
 }
 
 /** Issues by global id, in no particular order. */
-export async function findIssuesByIds(db: Db, ids: number[]): Promise<IssueRow[]> {
+export async function findIssuesByIds(db: Db, ids: number[]): Promise<Issue[]> {
   if (!ids.length) return [];
   const r = await db.raw(`SELECT ${issueColumns()} FROM issues i WHERE i.id = ANY(?)`, [ids]);
-  return r.rows;
+  return (r.rows as IssueRow[]).map(issueFromRow);
 }
 
 /**
@@ -48,16 +47,16 @@ export async function trackInternalId(db: Db, scope: string, scopeId: number, us
   );
 }
 
-/** Inserts an issue and returns its row. */
-export async function insertIssue(db: Db, values: Partial<IssueRow>): Promise<IssueRow> {
+/** Inserts an issue with the given columns and returns it. */
+export async function insertIssue(db: Db, values: Partial<IssueRow>): Promise<Issue> {
   const [{ id }] = await db('issues').insert(values).returning('id');
-  return (await findIssueById(db, id)) as IssueRow;
+  return (await findIssueById(db, id)) as Issue;
 }
 
-/** Updates columns of an issue and returns the new row. */
-export async function updateIssueRow(db: Db, id: number, values: Partial<IssueRow>): Promise<IssueRow> {
+/** Updates columns of an issue and returns it as it now is. */
+export async function updateIssueRow(db: Db, id: number, values: Partial<IssueRow>): Promise<Issue> {
   if (Object.keys(values).length) await db('issues').where({ id }).update(values);
-  return (await findIssueById(db, id)) as IssueRow;
+  return (await findIssueById(db, id)) as Issue;
 }
 
 /** Replaces an issue's assignees. */
@@ -79,6 +78,12 @@ export async function setIssueLabels(db: Db, issueId: number, labelIds: number[]
   if (unique.length) await db('issue_labels').insert(unique.map((label_id) => ({ issue_id: issueId, label_id })));
 }
 
+/** The label titles of an issue, sorted (what issue events carry). */
+export async function issueLabelTitles(db: Db, issueId: number): Promise<string[]> {
+  const rows: { title: string }[] = await db('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', issueId).select('l.title').orderBy('l.title');
+  return rows.map((r) => r.title);
+}
+
 /** The label ids of an issue. */
 export async function issueLabelIds(db: Db, issueId: number): Promise<number[]> {
   const rows: { label_id: number }[] = await db('issue_labels').select('label_id').where({ issue_id: issueId });
@@ -86,7 +91,7 @@ export async function issueLabelIds(db: Db, issueId: number): Promise<number[]> 
 }
 
 /** Deletes an issue (assignees, labels, time logs and links go with it). */
-export async function deleteIssueRow(db: Db, issue: IssueRow): Promise<void> {
+export async function deleteIssueRow(db: Db, issue: Issue): Promise<void> {
   await db('todos').where({ target_type: 'Issue', target_id: issue.id }).delete();
   await db('notes').where({ noteable_type: 'Issue', noteable_id: issue.id }).delete();
   await db('award_emoji').where({ awardable_type: 'Issue', awardable_id: issue.id }).delete();

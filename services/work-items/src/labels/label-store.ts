@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
+import type { Owner } from '../access/owner-scope';
+import { camelize, Camelized } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
-/** A label row (project label when `project_id` is set, group label when `group_id` is). */
+/** A `labels` row (project label when `project_id` is set, group label when `group_id` is). */
 export interface LabelRow {
   id: number;
   title: string;
@@ -11,40 +13,56 @@ export interface LabelRow {
   project_id: number | null;
   group_id: number | null;
   priority: number | null;
-  created_at: Date;
-  updated_at: Date;
 }
+
+/** A label: a project's (`projectId` set) or a group's (`groupId` set). */
+export type Label = Camelized<LabelRow>;
+
+/** Who owns a label: a project or a group (exactly one). */
+export type LabelOwner = Owner;
+
+/** Open/closed issue counts and open merge request counts of a label. */
+export interface LabelCounts {
+  open_issues_count: number;
+  closed_issues_count: number;
+  open_merge_requests_count: number;
+}
+
+/** The domain label of a row (also of a row built by `json_build_object` with the same keys). */
+export const labelFromRow: (r: LabelRow) => Label = camelize;
+
+const rowsToLabels = (rows: LabelRow[]): Label[] => rows.map(labelFromRow);
 
 /** GitLab's default label color. */
 export const DEFAULT_LABEL_COLOR = '#6699cc';
 
 /** Labels a project can use: its own and those of its ancestor groups, by title when given. */
-export async function labelsAvailableToProject(db: Db, projectId: number, traversalIds: number[], titles?: string[]): Promise<LabelRow[]> {
+export async function labelsAvailableToProject(db: Db, projectId: number, traversalIds: number[], titles?: string[]): Promise<Label[]> {
   const q = db('labels').where((w) => {
     w.where('project_id', projectId);
     if (traversalIds.length) w.orWhereIn('group_id', traversalIds);
   });
   if (titles) q.whereIn('title', titles);
-  return q.orderBy('title').orderBy('id');
+  return rowsToLabels(await q.orderBy('title').orderBy('id'));
 }
 
 /** Labels of a group and its ancestors. */
-export async function labelsAvailableToGroup(db: Db, traversalIds: number[], titles?: string[]): Promise<LabelRow[]> {
+export async function labelsAvailableToGroup(db: Db, traversalIds: number[], titles?: string[]): Promise<Label[]> {
   const q = db('labels').whereIn('group_id', traversalIds);
   if (titles) q.whereIn('title', titles);
-  return q.orderBy('title').orderBy('id');
+  return rowsToLabels(await q.orderBy('title').orderBy('id'));
 }
 
 /**
  * The labels named `names` for an issue of the project: an existing project or ancestor-group
  * label of that exact title, else a new project label in the default color (as GitLab does).
  */
-export async function findOrCreateProjectLabels(db: Db, projectId: number, traversalIds: number[], names: string[]): Promise<LabelRow[]> {
+export async function findOrCreateProjectLabels(db: Db, projectId: number, traversalIds: number[], names: string[]): Promise<Label[]> {
   const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
   if (!wanted.length) return [];
   const existing = await labelsAvailableToProject(db, projectId, traversalIds, wanted);
-  const byTitle = new Map<string, LabelRow>();
-  for (const l of existing) if (!byTitle.has(l.title) || l.project_id === projectId) byTitle.set(l.title, l);
+  const byTitle = new Map<string, Label>();
+  for (const l of existing) if (!byTitle.has(l.title) || l.projectId === projectId) byTitle.set(l.title, l);
   for (const title of wanted) {
     if (byTitle.has(title)) continue;
     const r = await db.raw(
@@ -52,10 +70,9 @@ export async function findOrCreateProjectLabels(db: Db, projectId: number, trave
        ON CONFLICT (project_id, title) WHERE project_id IS NOT NULL DO UPDATE SET updated_at = labels.updated_at RETURNING *`,
       [title, DEFAULT_LABEL_COLOR, projectId],
     );
-    const row: LabelRow = r.rows[0];
-    byTitle.set(title, row);
+    byTitle.set(title, labelFromRow(r.rows[0]));
   }
-  return wanted.map((t) => byTitle.get(t) as LabelRow);
+  return wanted.map((t) => byTitle.get(t) as Label);
 }
 
 /** Label ids per title, over all labels (the finder resolves names once, then probes by id). */
@@ -68,9 +85,52 @@ export async function labelIdsByTitle(db: Db, titles: string[]): Promise<Map<str
 }
 
 /** Labels by id. */
-export async function labelsByIds(db: Db, ids: number[]): Promise<LabelRow[]> {
+export async function labelsByIds(db: Db, ids: number[]): Promise<Label[]> {
   if (!ids.length) return [];
-  return db('labels').whereIn('id', ids);
+  return rowsToLabels(await db('labels').whereIn('id', ids));
+}
+
+/** A label of the owner: by id when `ref` is all digits, else by title. */
+export async function findOwnLabel(db: Db, owner: LabelOwner, ref: string): Promise<Label | undefined> {
+  const q = db('labels').where(owner.projectId !== null ? { project_id: owner.projectId } : { group_id: owner.groupId });
+  const row: LabelRow | undefined = await (/^\d+$/.test(ref) ? q.where({ id: Number(ref) }) : q.where({ title: ref })).first();
+  return row && labelFromRow(row);
+}
+
+/** Inserts a label with the given columns; a duplicate title raises the unique violation. */
+export async function insertLabel(db: Db, owner: LabelOwner, columns: Record<string, unknown>): Promise<Label> {
+  const [row] = await db('labels').insert({ ...columns, project_id: owner.projectId, group_id: owner.groupId }).returning('*');
+  return labelFromRow(row);
+}
+
+/** Updates a label's columns and `updated_at`; a duplicate title raises the unique violation. */
+export async function updateLabelColumns(db: Db, id: number, columns: Record<string, unknown>): Promise<Label> {
+  const [row] = await db('labels').where({ id }).update({ ...columns, updated_at: new Date() }).returning('*');
+  return labelFromRow(row);
+}
+
+/** Deletes a label (its issue and merge request links go with it, by foreign key). */
+export async function deleteLabelById(db: Db, id: number): Promise<void> {
+  await db('labels').where({ id }).delete();
+}
+
+/** Open/closed issue counts and open merge request counts of labels. */
+export async function labelCounts(db: Db, ids: number[]): Promise<Map<number, LabelCounts>> {
+  const out = new Map(ids.map((id) => [id, { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 }]));
+  if (!ids.length) return out;
+  const issues: { label_id: number; state: string; n: number }[] = await db('issue_labels as il').join('issues as i', 'i.id', 'il.issue_id')
+    .whereIn('il.label_id', ids).select('il.label_id', 'i.state').count({ n: '*' }).groupBy('il.label_id', 'i.state');
+  for (const r of issues) {
+    const c = out.get(r.label_id);
+    if (c) c[r.state === 'opened' ? 'open_issues_count' : 'closed_issues_count'] = Number(r.n);
+  }
+  const mrs: { label_id: number; n: number }[] = await db('merge_request_labels as ml').join('merge_requests as m', 'm.id', 'ml.merge_request_id')
+    .whereIn('ml.label_id', ids).where('m.state', 'opened').select('ml.label_id').count({ n: '*' }).groupBy('ml.label_id');
+  for (const r of mrs) {
+    const c = out.get(r.label_id);
+    if (c) c.open_merge_requests_count = Number(r.n);
+  }
+  return out;
 }
 
 /** `#FFFFFF` on dark backgrounds, `#333333` on light ones (GitLab's rule for `text_color`). */

@@ -4,14 +4,16 @@ import { AccessLevel } from '@anvil/auth';
 import { ForbiddenError, HttpError, MethodNotAllowedError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import { resolveAssignees } from '../issues/issue-attributes';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { findIssueByIid, nextInternalId } from '../issues/issue-store';
 import { findOrCreateProjectLabels } from '../labels/label-store';
 import { usableMilestone } from '../milestones/milestone-store';
 import { projectByPath } from '../read-model/store';
 import { closingReferences, IssueRef, issueReferences } from './issue-references';
-import { MergeRequestRow, openDuplicate, setIssueLinks } from './merge-request-store';
+import {
+  insertMergeRequest, MergeRequest, MergeRequestRow, openDuplicate, openIssuesClosedBy, setAssignees, setIssueLinks, setLabels, updateMergeRequestColumns,
+} from './merge-request-store';
 
 /** What create and update accept. */
 export interface MergeRequestAttributes {
@@ -42,7 +44,7 @@ function draftTitle(title: string): boolean {
 }
 
 /** The issues a merge request's text refers to: `closes` (closing pattern) win over `mentions`. */
-async function resolveLinks(trx: Knex.Transaction, pc: ProjectContext, mr: Pick<MergeRequestRow, 'title' | 'description'>): Promise<{ issueId: number; type: 'closes' | 'mentions' }[]> {
+async function resolveLinks(trx: Knex.Transaction, pc: ProjectContext, mr: Pick<MergeRequest, 'title' | 'description'>): Promise<{ issueId: number; type: 'closes' | 'mentions' }[]> {
   const text = `${mr.title}\n${mr.description ?? ''}`;
   const closing = closingReferences(text, pc.base);
   const all = [...closing, ...issueReferences(text, pc.base)];
@@ -55,22 +57,14 @@ async function resolveLinks(trx: Knex.Transaction, pc: ProjectContext, mr: Pick<
   return [...out].map(([issueId, type]) => ({ issueId, type }));
 }
 
-async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueRef): Promise<IssueRow | undefined> {
+async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueRef): Promise<Issue | undefined> {
   const projectId = ref.path === null || ref.path.toLowerCase() === pc.pathWithNamespace.toLowerCase() ? pc.id : (await projectByPath(trx, ref.path))?.id;
   return projectId ? findIssueByIid(trx, projectId, ref.iid) : undefined;
 }
 
 async function applyAssociations(trx: Knex.Transaction, pc: ProjectContext, mrId: number, attrs: MergeRequestAttributes): Promise<void> {
-  if (attrs.assigneeIds) {
-    await trx('merge_request_assignees').where({ merge_request_id: mrId }).delete();
-    const ids = await resolveAssignees(trx, attrs.assigneeIds);
-    if (ids.length) await trx('merge_request_assignees').insert(ids.map((user_id) => ({ merge_request_id: mrId, user_id })));
-  }
-  if (attrs.labels) {
-    await trx('merge_request_labels').where({ merge_request_id: mrId }).delete();
-    const labels = await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels);
-    if (labels.length) await trx('merge_request_labels').insert(labels.map((l) => ({ merge_request_id: mrId, label_id: l.id })));
-  }
+  if (attrs.assigneeIds) await setAssignees(trx, mrId, await resolveAssignees(trx, attrs.assigneeIds));
+  if (attrs.labels) await setLabels(trx, mrId, (await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels)).map((l) => l.id));
 }
 
 function columns(attrs: MergeRequestAttributes): Partial<MergeRequestRow> {
@@ -89,7 +83,7 @@ function columns(attrs: MergeRequestAttributes): Partial<MergeRequestRow> {
  * join the same branches (GitLab's 422s). Issues its text references are linked, the closing
  * pattern's ones as `closes`.
  */
-export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: MergeRequestAttributes & { title: string; sourceBranch: string; targetBranch: string }): Promise<MergeRequestRow> {
+export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: MergeRequestAttributes & { title: string; sourceBranch: string; targetBranch: string }): Promise<MergeRequest> {
   assertDeveloper(pc);
   if (!attrs.title.trim()) throw new ValidationError({ title: ["can't be blank"] });
   if (attrs.sourceBranch === attrs.targetBranch) throw branchError("You can't use same project/branch for source and target");
@@ -99,29 +93,29 @@ export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: Me
     const iid = await nextInternalId(trx, 'project', pc.id, 'merge_requests');
     const milestone = attrs.milestoneId ? (await usableMilestone(trx, pc.id, pc.traversalIds, attrs.milestoneId))?.id ?? null : null;
     const sha = createHash('sha1').update(`${pc.id}:${attrs.sourceBranch}:${iid}`).digest('hex');
-    const [row] = await trx('merge_requests').insert({
+    const mr = await insertMergeRequest(trx, {
       ...columns(attrs), project_id: pc.id, iid, source_branch: attrs.sourceBranch, source_project_id: pc.id,
       author_id: (pc.viewer.user as { id: number }).id, milestone_id: milestone, sha,
-    }).returning('*');
-    await applyAssociations(trx, pc, row.id, attrs);
-    await setIssueLinks(trx, row.id, await resolveLinks(trx, pc, row));
-    return row;
+    });
+    await applyAssociations(trx, pc, mr.id, attrs);
+    await setIssueLinks(trx, mr.id, await resolveLinks(trx, pc, mr));
+    return mr;
   });
 }
 
 /** Edits a merge request (Developer+ or its author); relinks issues when the text changed. */
-export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequestRow, attrs: MergeRequestAttributes): Promise<MergeRequestRow> {
+export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequest, attrs: MergeRequestAttributes): Promise<MergeRequest> {
   const uid = pc.viewer.user?.id;
-  if (!uid || (pc.level < AccessLevel.DEVELOPER && mr.author_id !== uid)) throw new ForbiddenError();
+  if (!uid || (pc.level < AccessLevel.DEVELOPER && mr.authorId !== uid)) throw new ForbiddenError();
   return db.transaction(async (trx) => {
     const c = columns(attrs);
     if (attrs.milestoneId !== undefined) c.milestone_id = attrs.milestoneId ? (await usableMilestone(trx, pc.id, pc.traversalIds, attrs.milestoneId))?.id ?? null : null;
     if (attrs.stateEvent === 'close' && mr.state === 'opened') Object.assign(c, { state: 'closed', closed_at: new Date(), closed_by_id: uid });
     if (attrs.stateEvent === 'reopen' && mr.state === 'closed') Object.assign(c, { state: 'opened', closed_at: null, closed_by_id: null });
-    const [row] = await trx('merge_requests').where({ id: mr.id }).update({ ...c, updated_at: new Date() }).returning('*');
-    await applyAssociations(trx, pc, row.id, attrs);
-    if (attrs.title !== undefined || attrs.description !== undefined) await setIssueLinks(trx, row.id, await resolveLinks(trx, pc, row));
-    return row;
+    const updated = await updateMergeRequestColumns(trx, mr.id, c);
+    await applyAssociations(trx, pc, updated.id, attrs);
+    if (attrs.title !== undefined || attrs.description !== undefined) await setIssueLinks(trx, updated.id, await resolveLinks(trx, pc, updated));
+    return updated;
   });
 }
 
@@ -129,16 +123,14 @@ export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: Merge
  * Merges an open merge request (Developer+; anything else is 405) and closes the issues of
  * this project it closes, on behalf of the merger.
  */
-export async function mergeMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequestRow): Promise<MergeRequestRow> {
+export async function mergeMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequest): Promise<MergeRequest> {
   assertDeveloper(pc);
   if (mr.state !== 'opened') throw new MethodNotAllowedError();
   const uid = (pc.viewer.user as { id: number }).id;
   return db.transaction(async (trx) => {
     const mergeSha = createHash('sha1').update(`merge:${mr.id}`).digest('hex');
-    const [row] = await trx('merge_requests').where({ id: mr.id }).update({ state: 'merged', merged_at: new Date(), merged_by_id: uid, merge_commit_sha: mergeSha, updated_at: new Date() }).returning('*');
-    const closes: IssueRow[] = await trx('issues as i').join('merge_request_issues as l', 'l.issue_id', 'i.id')
-      .where({ 'l.merge_request_id': mr.id, 'l.link_type': 'closes', 'i.project_id': pc.id, 'i.state': 'opened' }).select('i.*', trx.raw('i.due_date::text AS due_date'));
-    for (const issue of closes) await setIssueState(trx, issue, 'close', uid);
-    return row;
+    const merged = await updateMergeRequestColumns(trx, mr.id, { state: 'merged', merged_at: new Date(), merged_by_id: uid, merge_commit_sha: mergeSha });
+    for (const issue of await openIssuesClosedBy(trx, mr.id, pc.id)) await setIssueState(trx, issue, 'close', uid);
+    return merged;
   });
 }

@@ -2,15 +2,10 @@ import type { Knex } from 'knex';
 import { ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import { nextInternalId } from '../issues/issue-store';
-import { findOwnMilestone, MilestoneRow } from './milestone-store';
+import type { Owner } from '../access/owner-scope';
+import { deleteMilestoneById, findOwnMilestone, insertMilestone, Milestone, updateMilestoneColumns } from './milestone-store';
 
 type Db = Knex | Knex.Transaction;
-
-/** Who owns a milestone: a project or a group (exactly one). */
-export interface MilestoneOwner {
-  projectId: number | null;
-  groupId: number | null;
-}
 
 /** Create/update attributes (dates `YYYY-MM-DD`; null clears). */
 export interface MilestoneAttributes {
@@ -25,13 +20,13 @@ function validDate(v: string | null | undefined): boolean {
   return v === undefined || v === null || v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
 
-function validate(attrs: MilestoneAttributes, current?: MilestoneRow): void {
+function validate(attrs: MilestoneAttributes, current?: Milestone): void {
   const errors: Record<string, string[]> = {};
   if (attrs.title !== undefined && !attrs.title.trim()) errors.title = ["can't be blank"];
   if (!validDate(attrs.dueDate)) errors.due_date = ['is invalid'];
   if (!validDate(attrs.startDate)) errors.start_date = ['is invalid'];
-  const start = attrs.startDate !== undefined ? attrs.startDate : current?.start_date;
-  const due = attrs.dueDate !== undefined ? attrs.dueDate : current?.due_date;
+  const start = attrs.startDate !== undefined ? attrs.startDate : current?.startDate;
+  const due = attrs.dueDate !== undefined ? attrs.dueDate : current?.dueDate;
   if (!errors.due_date && !errors.start_date && start && due && due < start) errors.due_date = ['must be greater than start date'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
@@ -49,14 +44,14 @@ function columns(attrs: MilestoneAttributes): Record<string, unknown> {
 const TAKEN = () => new ValidationError({ title: ['already being used for another group or project milestone.'] });
 
 /** Creates a milestone with the owner's next iid; a duplicate title is a 400 model error. */
-export async function createMilestone(db: Knex, owner: MilestoneOwner, attrs: MilestoneAttributes): Promise<MilestoneRow> {
+export async function createMilestone(db: Knex, owner: Owner, attrs: MilestoneAttributes): Promise<Milestone> {
   validate(attrs);
   try {
     return await db.transaction(async (trx) => {
       const scope = owner.projectId !== null ? ['project', owner.projectId] as const : ['group', owner.groupId as number] as const;
       const iid = await nextInternalId(trx, scope[0], scope[1], 'milestones');
-      const [{ id }] = await trx('milestones').insert({ ...columns(attrs), iid, project_id: owner.projectId, group_id: owner.groupId }).returning('id');
-      return (await findOwnMilestone(trx, owner, id)) as MilestoneRow;
+      const id = await insertMilestone(trx, { ...columns(attrs), iid, project_id: owner.projectId, group_id: owner.groupId });
+      return (await findOwnMilestone(trx, owner, id)) as Milestone;
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw TAKEN();
@@ -65,18 +60,18 @@ export async function createMilestone(db: Knex, owner: MilestoneOwner, attrs: Mi
 }
 
 /** Edits a milestone (title, description, dates, `state_event` close/activate). */
-export async function updateMilestone(db: Db, owner: MilestoneOwner, m: MilestoneRow, attrs: MilestoneAttributes): Promise<MilestoneRow> {
+export async function updateMilestone(db: Db, owner: Owner, m: Milestone, attrs: MilestoneAttributes): Promise<Milestone> {
   validate(attrs, m);
   try {
-    await db('milestones').where({ id: m.id }).update({ ...columns(attrs), updated_at: new Date() });
+    await updateMilestoneColumns(db, m.id, columns(attrs));
   } catch (e) {
     if (isUniqueViolation(e)) throw TAKEN();
     throw e;
   }
-  return (await findOwnMilestone(db, owner, m.id)) as MilestoneRow;
+  return (await findOwnMilestone(db, owner, m.id)) as Milestone;
 }
 
 /** Deletes a milestone; its issues keep existing without one. */
-export async function deleteMilestone(db: Db, m: MilestoneRow): Promise<void> {
-  await db('milestones').where({ id: m.id }).delete();
+export async function deleteMilestone(db: Db, m: Milestone): Promise<void> {
+  await deleteMilestoneById(db, m.id);
 }

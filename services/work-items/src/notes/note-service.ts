@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { AccessLevel } from '@anvil/auth';
 import { ForbiddenError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { isOwner } from '../issues/policy';
 import { extractQuickActions } from './quick-actions';
-import { insertNote, NoteRow } from './note-store';
+import { insertNote, Note } from './note-store';
 import { canPromote, promoteIssue, promoteMessage } from './promote';
 
 /** GitLab's note body limit. */
@@ -13,11 +13,12 @@ export const MAX_NOTE_BODY = 1_000_000;
 
 /** What creating a note did: the persisted note (none when the body held only commands) and the command results. */
 export interface NoteResult {
-  note: NoteRow | null;
+  note: Note | null;
   commandsChanges: Record<string, unknown>;
   summary: string[];
 }
 
+/** What a client gives to comment: the body, whether it is internal, and a back-dating time (owners only). */
 export interface NoteInput {
   body: string;
   internal: boolean;
@@ -29,12 +30,12 @@ export interface NoteInput {
  * promotes the issue to an epic when available; otherwise the line stays text). A body of only
  * commands persists no note. Locked discussions take comments from Reporters and up only.
  */
-export async function createIssueNote(db: Knex, pc: ProjectContext, issue: IssueRow, input: NoteInput): Promise<NoteResult> {
+export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue, input: NoteInput): Promise<NoteResult> {
   const actor = pc.viewer.user;
   if (!actor) throw new ForbiddenError();
   if (input.body.length > MAX_NOTE_BODY) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BODY} characters)`] });
   if (!input.body.trim()) throw new ValidationError({ note: ["can't be blank"] });
-  if (issue.discussion_locked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
+  if (issue.discussionLocked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
   const available = new Set(canPromote(pc, issue) ? ['promote'] : []);
   const { commands, text } = extractQuickActions(input.body, available);
   return db.transaction(async (trx) => {
@@ -45,10 +46,9 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
       result.summary.push(promoteMessage(issue));
     }
     if (text || !commands.length) {
-      const at = input.createdAt && isOwner(pc) ? { created_at: input.createdAt, updated_at: input.createdAt } : {};
       result.note = await insertNote(trx, {
-        noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actor.id, body: commands.length ? text : input.body,
-        internal: input.internal, ...at,
+        noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actor.id, body: commands.length ? text : input.body,
+        internal: input.internal, createdAt: input.createdAt && isOwner(pc) ? input.createdAt : undefined,
       });
     }
     return result;

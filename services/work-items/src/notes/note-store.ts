@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
 
 type Db = Knex | Knex.Transaction;
 
-/** A note row. */
-export interface NoteRow {
+/** A `notes` row. */
+export interface NoteRow extends RowTimestamps {
   id: number;
   noteable_type: string;
   noteable_id: number;
@@ -13,21 +14,43 @@ export interface NoteRow {
   body: string;
   system: boolean;
   internal: boolean;
-  created_at: Date;
-  updated_at: Date;
+}
+
+/** A comment (or system note) on a noteable: today an issue. */
+export type Note = Camelized<NoteRow>;
+
+/** What a new note is made of; `createdAt` back-dates it (and its `updatedAt`). */
+export interface NewNote {
+  noteableType: string;
+  noteableId: number;
+  projectId: number | null;
+  authorId: number;
+  body: string;
+  system?: boolean;
+  internal?: boolean;
+  createdAt?: Date;
+}
+
+/** The domain note of a row. */
+export const noteFromRow: (r: NoteRow) => Note = camelize;
+
+function columns(n: NewNote): Record<string, unknown> {
+  const at = n.createdAt ? { created_at: n.createdAt, updated_at: n.createdAt } : {};
+  const flags = { ...(n.system !== undefined ? { system: n.system } : {}), ...(n.internal !== undefined ? { internal: n.internal } : {}) };
+  return { noteable_type: n.noteableType, noteable_id: n.noteableId, project_id: n.projectId, author_id: n.authorId, body: n.body, ...flags, ...at };
 }
 
 /** Inserts a note; user (non-system) notes on issues bump the issue's `user_notes_count` and touch it. */
-export async function insertNote(db: Db, values: Omit<Partial<NoteRow>, 'id'> & { noteable_type: string; noteable_id: number; author_id: number; body: string }): Promise<NoteRow> {
-  const [row] = await db('notes').insert(values).returning('*');
-  if (values.noteable_type === 'Issue') {
-    const bump = values.system ? {} : { user_notes_count: db.raw('user_notes_count + 1') };
-    await db('issues').where({ id: values.noteable_id }).update({ ...bump, updated_at: new Date() });
+export async function insertNote(db: Db, n: NewNote): Promise<Note> {
+  const [row] = await db('notes').insert(columns(n)).returning('*');
+  if (n.noteableType === 'Issue') {
+    const bump = n.system ? {} : { user_notes_count: db.raw('user_notes_count + 1') };
+    await db('issues').where({ id: n.noteableId }).update({ ...bump, updated_at: new Date() });
   }
-  return row;
+  return noteFromRow(row);
 }
 
-/** Notes of a noteable, ordered as asked (default newest first). */
+/** Notes of a noteable (`NoteRow`s, for pagination), ordered as asked (default newest first). */
 export function notesOf(db: Db, type: string, id: number, order: { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' }, withInternal: boolean): Knex.QueryBuilder {
   const q = db('notes').where({ noteable_type: type, noteable_id: id });
   if (!withInternal) q.where({ internal: false });

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { ProjectContext } from '../access/project-context';
-import { createEpic, EpicRow } from '../epics/epic-store';
-import type { IssueRow } from '../issues/issue-row';
+import { createEpic, Epic } from '../epics/epic-store';
+import type { Issue } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { canAdminIssue } from '../issues/policy';
 import { insertNote } from './note-store';
 
 /** `/promote` is available on an open, not yet promoted issue of a group project, to issue admins. */
-export function canPromote(pc: ProjectContext, issue: IssueRow): boolean {
-  return !!pc.groupId && canAdminIssue(pc) && issue.promoted_to_epic_id === null && issue.state === 'opened';
+export function canPromote(pc: ProjectContext, issue: Issue): boolean {
+  return !!pc.groupId && canAdminIssue(pc) && issue.promotedToEpicId === null && issue.state === 'opened';
 }
 
 /**
@@ -16,15 +16,15 @@ export function canPromote(pc: ProjectContext, issue: IssueRow): boolean {
  * the epic takes the issue's title and description; the issue is closed, remembers the epic
  * (`promoted_to_epic_id`), and gets a system note.
  */
-export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: IssueRow, actorId: number): Promise<{ epic: EpicRow; issue: IssueRow }> {
-  const epic = await createEpic(trx, { group_id: pc.groupId as number, title: issue.title, description: issue.description, author_id: actorId, confidential: false });
+export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: Issue, actorId: number): Promise<{ epic: Epic; issue: Issue }> {
+  const epic = await createEpic(trx, { groupId: pc.groupId as number, title: issue.title, description: issue.description, authorId: actorId, confidential: false });
   const closed = await setIssueState(trx, issue, 'close', actorId, { promoted_to_epic_id: epic.id });
-  await insertNote(trx, { noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.project_id, author_id: actorId, body: `promoted to epic &${epic.iid}`, system: true });
+  await insertNote(trx, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actorId, body: `promoted to epic &${epic.iid}`, system: true });
   return { epic, issue: closed };
 }
 
 /** The message GitLab reports for a promotion. */
-export function promoteMessage(issue: IssueRow): string {
+export function promoteMessage(issue: Issue): string {
   return issue.confidential
     ? 'Promoted confidential issue to a non-confidential epic. Information in this epic is no longer confidential as epics are public to group members.'
     : 'Promoted issue to an epic.';

@@ -1,18 +1,12 @@
 import type { Knex } from 'knex';
 import type { Actor, ProjectScope } from '@anvil/auth';
+import type { UserEventV1 } from '@anvil/events';
 import { queryPrepared } from '@anvil/db';
 
 type Db = Knex | Knex.Transaction;
 
-/** A user as the read model holds it (what UserBasic needs). */
-export interface UserRow {
-  id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar_url: string | null;
-  web_url: string;
-}
+/** A user as the read model holds it (what UserBasic needs): identity's user event without `admin`. */
+export type UserRow = Omit<UserEventV1, 'admin'>;
 
 /** A project as the read model holds it. */
 export interface ProjectRow {

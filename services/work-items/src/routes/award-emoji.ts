@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { ctx, p, paginate, params, UnauthorizedError, ValidationError, HttpError } from '@anvil/http';
 import { projectContext } from '../access/project-context';
-import { AwardRow, awardIssue, issueAwards, validEmojiName } from '../award-emoji/award-store';
+import { awardFromRow, AwardRow, awardIssue, issueAwards, validEmojiName } from '../award-emoji/award-store';
 import { toAwardEmoji } from '../entities/award-emoji';
 import { findReadableIssue } from '../issues/issue-access';
 import { usersByIds } from '../read-model/store';
@@ -17,9 +17,10 @@ export function mountAwardEmoji(router: Router, { db }: RouteDeps): void {
     const { issue_iid } = listParams.parse(req);
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issue_iid);
-    const rows: AwardRow[] = await paginate(req, res, issueAwards(db, issue.id));
-    const users = await usersByIds(db, rows.map((r) => r.user_id));
-    res.json(rows.map((r) => toAwardEmoji(r, users.get(r.user_id))));
+    const page = await paginate<AwardRow>(req, issueAwards(db, issue.id));
+    const awards = page.items.map(awardFromRow);
+    const users = await usersByIds(db, awards.map((a) => a.userId));
+    res.set(page.headers).json(awards.map((a) => toAwardEmoji(a, users.get(a.userId))));
   });
 
   // POST /projects/:id/issues/:issue_iid/award_emoji

@@ -1,10 +1,10 @@
 import type { Request, Router } from 'express';
-import { groupAccess } from '@anvil/auth';
-import { ctx, ForbiddenError, NotFoundError, p, paginate, params, UnauthorizedError, ValidationError } from '@anvil/http';
-import { ISSUE_ADMIN_LEVEL } from '../access/viewer';
+import { ctx, NotFoundError, p, paginate, params } from '@anvil/http';
+import { requireIssueAdmin } from '../access/owner-scope';
 import { toEpic } from '../entities/epic';
-import { createEpic, epicByIid, EpicRow } from '../epics/epic-store';
-import { ensureActor } from '../read-model/store';
+import { createGroupEpic } from '../epics/epic-service';
+import { epicByIid, epicFromRow, EpicRow } from '../epics/epic-store';
+import { EpicsFinder } from '../epics/epics-finder';
 import type { RouteDeps } from './deps';
 
 const iidParam = params({ epic_iid: p.integer().required() });
@@ -19,35 +19,30 @@ function base(req: Request): string {
   return ctx(req).base.replace(/\/$/, '');
 }
 
+function groupId(req: Request): number {
+  return ctx(req).group?.id as number;
+}
+
 /** Thin group epics (higher tier): list, get, create — what issues and `/promote` need. */
 export function mountEpics(router: Router, { db }: RouteDeps): void {
   // GET /groups/:id/epics
   router.get('/groups/:id/epics', async (req, res) => {
-    const f = listParams.parse(req);
-    const q = db('epics').where({ group_id: ctx(req).group?.id });
-    if (f.state !== 'all') q.where({ state: f.state });
-    if (f.search) q.where((w) => w.whereILike('title', `%${f.search}%`).orWhereILike('description', `%${f.search}%`));
-    const rows: EpicRow[] = await paginate(req, res, q.orderBy('created_at', 'desc').orderBy('id', 'desc'));
-    res.json(rows.map((e) => toEpic(e, base(req), groupPath(req))));
+    const page = await paginate<EpicRow>(req, new EpicsFinder(db, groupId(req), listParams.parse(req)).execute());
+    res.set(page.headers).json(page.items.map((e) => toEpic(epicFromRow(e), base(req), groupPath(req))));
   });
 
   // GET /groups/:id/epics/:epic_iid
   router.get('/groups/:id/epics/:epic_iid', async (req, res) => {
-    const { epic_iid } = iidParam.parse(req);
-    const epic = await epicByIid(db, ctx(req).group?.id as number, epic_iid);
+    const epic = await epicByIid(db, groupId(req), iidParam.parse(req).epic_iid);
     if (!epic) throw new NotFoundError('Epic');
     res.json(toEpic(epic, base(req), groupPath(req)));
   });
 
   // POST /groups/:id/epics
   router.post('/groups/:id/epics', async (req, res) => {
-    const c = ctx(req);
-    if (!c.user) throw new UnauthorizedError();
-    if (groupAccess(c) < ISSUE_ADMIN_LEVEL) throw new ForbiddenError();
+    const actor = requireIssueAdmin('groups', ctx(req));
     const input = createParams.parse(req);
-    if (!input.title.trim()) throw new ValidationError({ title: ["can't be blank"] });
-    await ensureActor(db, c.user, c.base);
-    const epic = await createEpic(db, { group_id: c.group?.id as number, title: input.title, description: input.description ?? null, author_id: c.user.id, confidential: !!input.confidential });
+    const epic = await createGroupEpic(db, actor, ctx(req).base, groupId(req), input);
     res.status(201).json(toEpic(epic, base(req), groupPath(req)));
   });
 }

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import type { Knex } from 'knex';
 import { ctx, UnauthorizedError } from '@anvil/http';
 import { levelOn, viewerOf } from '../access/viewer';
 import { FinderParent, IssueFinder } from '../issues/finder/issue-finder';
@@ -9,28 +8,20 @@ import type { ReferenceOrigin } from '../issues/references';
 import type { RouteDeps } from './deps';
 import { globalListParams, groupListParams, projectListParams, toFilters } from './list-params';
 import { presentIssues } from './present';
-import { headerSink } from './response-cache';
 
 async function list(deps: RouteDeps, req: Request, res: Response, parent: FinderParent, filters: IssueFilters, origin: ReferenceOrigin, details: boolean): Promise<void> {
   const { db } = deps;
   const c = ctx(req);
   await deps.responses.send(req, res, async () => {
-    const headers: Record<string, string> = {};
     const finder = new IssueFinder(db, viewerOf(c), parent, filters);
-    const rows = await paginateIssues(req, headerSink(headers), db, finder, deps.counts);
-    const body = await presentIssues(db, rows, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
+    const { items, headers } = await paginateIssues(req, db, finder, deps.counts);
+    const body = await presentIssues(db, items, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
     return { status: 200, body: JSON.stringify(body), headers };
   });
 }
 
-async function statistics(db: Knex, res: Response, finder: IssueFinder): Promise<void> {
-  const rows: { state: string; n: string }[] = await finder.filtered().select('i.state').count({ n: '*' }).groupBy('i.state');
-  const counts = { all: 0, closed: 0, opened: 0 };
-  for (const r of rows) {
-    counts[r.state as 'opened' | 'closed'] = Number(r.n);
-    counts.all += Number(r.n);
-  }
-  res.json({ statistics: { counts } });
+async function statistics(res: Response, finder: IssueFinder): Promise<void> {
+  res.json({ statistics: { counts: await finder.stateCounts() } });
 }
 
 function projectParent(req: Request): FinderParent {
@@ -68,19 +59,19 @@ export function mountIssueLists(router: Router, deps: RouteDeps): void {
     const input = globalListParams.parse(req);
     const c = ctx(req);
     if (input.scope !== 'all' && !c.user) throw new UnauthorizedError();
-    await statistics(db, res, new IssueFinder(db, viewerOf(c), { kind: 'none' }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
+    await statistics(res, new IssueFinder(db, viewerOf(c), { kind: 'none' }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
   });
 
   // GET /groups/:id/issues_statistics
   router.get('/groups/:id/issues_statistics', async (req, res) => {
     const c = ctx(req);
     const input = groupListParams.parse(req);
-    await statistics(db, res, new IssueFinder(db, viewerOf(c), { kind: 'group', groupId: c.group?.id as number }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
+    await statistics(res, new IssueFinder(db, viewerOf(c), { kind: 'group', groupId: c.group?.id as number }, { ...toFilters(input), state: 'all', nonArchived: undefined }));
   });
 
   // GET /projects/:id/issues_statistics
   router.get('/projects/:id/issues_statistics', async (req, res) => {
     const input = projectListParams.parse(req);
-    await statistics(db, res, new IssueFinder(db, viewerOf(ctx(req)), projectParent(req), { ...toFilters(input), state: 'all' }));
+    await statistics(res, new IssueFinder(db, viewerOf(ctx(req)), projectParent(req), { ...toFilters(input), state: 'all' }));
   });
 }

@@ -5,7 +5,7 @@ import { projectContext } from '../access/project-context';
 import { toNote, toNoteCommands } from '../entities/note';
 import { findReadableIssue } from '../issues/issue-access';
 import { createIssueNote } from '../notes/note-service';
-import { NoteRow, notesOf } from '../notes/note-store';
+import { noteFromRow, NoteRow, notesOf } from '../notes/note-store';
 import { usersByIds } from '../read-model/store';
 import type { RouteDeps } from './deps';
 
@@ -32,9 +32,10 @@ export function mountIssueNotes(router: Router, { db }: RouteDeps): void {
     const f = listParams.parse(req);
     const pc = await projectContext(db, c);
     const issue = await findReadableIssue(db, pc, f.issue_iid).catch(() => Promise.reject(ISSUE_NOT_FOUND()));
-    const rows: NoteRow[] = await paginate(req, res, notesOf(db, 'Issue', issue.id, { by: f.order_by, sort: f.sort }, pc.level >= AccessLevel.PLANNER || pc.viewer.admin));
-    const users = await usersByIds(db, rows.map((n) => n.author_id));
-    res.json(rows.map((n) => toNote(n, users.get(n.author_id), issue.iid)));
+    const page = await paginate<NoteRow>(req, notesOf(db, 'Issue', issue.id, { by: f.order_by, sort: f.sort }, pc.level >= AccessLevel.PLANNER || pc.viewer.admin));
+    const notes = page.items.map(noteFromRow);
+    const users = await usersByIds(db, notes.map((n) => n.authorId));
+    res.set(page.headers).json(notes.map((n) => toNote(n, users.get(n.authorId), issue.iid)));
   });
 
   // POST /projects/:id/issues/:issue_iid/notes

@@ -1,11 +1,11 @@
 import type { Request, Router } from 'express';
-import { groupAccess, projectAccess, RequestContext } from '@anvil/auth';
-import { ctx, ForbiddenError, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
-import { ISSUE_ADMIN_LEVEL } from '../access/viewer';
+import { RequestContext } from '@anvil/auth';
+import { ctx, NotFoundError, p, paginate, params } from '@anvil/http';
+import { ancestorGroupIds, OWNER_KINDS, OwnerKind, ownerOf, requireIssueAdmin } from '../access/owner-scope';
 import { toLabel } from '../entities/label';
-import { createLabel, deleteLabel, findOwnLabel, labelCounts, LabelOwner, updateLabel } from '../labels/label-service';
-import type { LabelRow } from '../labels/label-store';
-import { groupById } from '../read-model/store';
+import { createLabel, deleteLabel, updateLabel } from '../labels/label-service';
+import { findOwnLabel, Label, LabelCounts, labelCounts, labelFromRow, LabelRow } from '../labels/label-store';
+import { LabelsFinder } from '../labels/labels-finder';
 import type { RouteDeps } from './deps';
 
 const listParams = params({ with_counts: p.boolean().default(false), include_ancestor_groups: p.boolean().default(true), search: p.string() });
@@ -15,52 +15,28 @@ const updateParams = params({ label_id: p.string().required(), new_name: p.strin
   atLeastOneOf: [['new_name', 'color', 'description', 'priority']],
 });
 
-type Kind = 'projects' | 'groups';
-
-function owner(kind: Kind, c: RequestContext): LabelOwner {
-  return kind === 'projects' ? { projectId: c.project?.id as number, groupId: null } : { projectId: null, groupId: c.group?.id as number };
-}
-
-function requireAdmin(kind: Kind, req: Request): void {
-  const c = ctx(req);
-  if (!c.user) throw new UnauthorizedError();
-  if ((kind === 'projects' ? projectAccess(c) : groupAccess(c)) < ISSUE_ADMIN_LEVEL) throw new ForbiddenError();
-}
-
-async function ancestorGroups(deps: RouteDeps, kind: Kind, c: RequestContext): Promise<number[]> {
-  if (kind === 'groups') return (await groupById(deps.db, c.group?.id as number))?.traversal_ids ?? [c.group?.id as number];
-  const row = await deps.db('projects').select('group_traversal_ids').where({ id: c.project?.id }).first();
-  return row?.group_traversal_ids?.length ? row.group_traversal_ids : c.project?.group_id ? [c.project.group_id] : [];
-}
-
-async function load(deps: RouteDeps, kind: Kind, req: Request): Promise<LabelRow> {
+async function load(deps: RouteDeps, kind: OwnerKind, req: Request): Promise<Label> {
   const { label_id } = refParam.parse(req);
-  const label = await findOwnLabel(deps.db, owner(kind, ctx(req)), decodeURIComponent(label_id));
+  const label = await findOwnLabel(deps.db, ownerOf(kind, ctx(req)), decodeURIComponent(label_id));
   if (!label) throw new NotFoundError('Label');
   return label;
 }
 
-function present(kind: Kind, c: RequestContext, l: LabelRow, counts?: Parameters<typeof toLabel>[1]['counts']) {
+function present(kind: OwnerKind, c: RequestContext, l: Label, counts?: LabelCounts) {
   return toLabel(l, { projectId: kind === 'projects' ? c.project?.id : undefined, counts });
 }
 
-function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
+function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
   const base = `/${kind}/:id/labels`;
   // GET /projects/:id/labels, GET /groups/:id/labels
   router.get(base, async (req, res) => {
     const f = listParams.parse(req);
     const c = ctx(req);
-    const own = owner(kind, c);
-    const groups = f.include_ancestor_groups ? await ancestorGroups(deps, kind, c) : [];
-    const q = deps.db('labels').where((w) => {
-      if (own.projectId !== null) w.where('project_id', own.projectId);
-      else w.where('group_id', own.groupId);
-      if (groups.length) w.orWhereIn('group_id', groups);
-    });
-    if (f.search) q.whereILike('title', `%${f.search}%`);
-    const rows: LabelRow[] = await paginate(req, res, q.orderBy('title').orderBy('id'));
-    const counts = f.with_counts ? await labelCounts(deps.db, rows.map((r) => r.id)) : undefined;
-    res.json(rows.map((l) => present(kind, c, l, counts?.get(l.id))));
+    const ancestors = f.include_ancestor_groups ? await ancestorGroupIds(deps.db, c) : [];
+    const page = await paginate<LabelRow>(req, new LabelsFinder(deps.db, ownerOf(kind, c), ancestors, f).execute());
+    const labels = page.items.map(labelFromRow);
+    const counts = f.with_counts ? await labelCounts(deps.db, labels.map((l) => l.id)) : undefined;
+    res.set(page.headers).json(labels.map((l) => present(kind, c, l, counts?.get(l.id))));
   });
   // GET /projects/:id/labels/:label_id
   router.get(`${base}/:label_id`, async (req, res) => {
@@ -68,28 +44,27 @@ function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
   });
   // POST /projects/:id/labels
   router.post(base, async (req, res) => {
-    requireAdmin(kind, req);
+    requireIssueAdmin(kind, ctx(req));
     const input = createParams.parse(req);
-    const label = await createLabel(deps.db, owner(kind, ctx(req)), { title: input.name, color: input.color, description: input.description, priority: input.priority });
+    const label = await createLabel(deps.db, ownerOf(kind, ctx(req)), { title: input.name, color: input.color, description: input.description, priority: input.priority });
     res.status(201).json(present(kind, ctx(req), label));
-  });
-  // PUT /projects/:id/labels/:label_id
-  router.put(`${base}/:label_id`, async (req, res) => {
-    requireAdmin(kind, req);
-    const input = updateParams.parse(req);
-    const label = await updateLabel(deps.db, await load(deps, kind, req), { title: input.new_name, color: input.color, description: input.description, priority: input.priority });
-    res.json(present(kind, ctx(req), label));
   });
   // DELETE /projects/:id/labels/:label_id
   router.delete(`${base}/:label_id`, async (req, res) => {
-    requireAdmin(kind, req);
+    requireIssueAdmin(kind, ctx(req));
     await deleteLabel(deps.db, await load(deps, kind, req));
     res.status(204).end();
+  });
+  // PUT /projects/:id/labels/:label_id
+  router.put(`${base}/:label_id`, async (req, res) => {
+    requireIssueAdmin(kind, ctx(req));
+    const input = updateParams.parse(req);
+    const label = await updateLabel(deps.db, await load(deps, kind, req), { title: input.new_name, color: input.color, description: input.description, priority: input.priority });
+    res.json(present(kind, ctx(req), label));
   });
 }
 
 /** GitLab's project and group labels APIs (list, get, create, edit, delete). */
 export function mountLabels(router: Router, deps: RouteDeps): void {
-  mountFor(router, deps, 'projects');
-  mountFor(router, deps, 'groups');
+  for (const kind of OWNER_KINDS) mountFor(router, deps, kind);
 }

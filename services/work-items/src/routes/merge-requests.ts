@@ -8,7 +8,9 @@ import { toMergeRequest, toMergeRequestBasic } from '../entities/merge-request';
 import { findReadableIssue } from '../issues/issue-access';
 import { loadMergeRequestViews } from '../merge-requests/merge-request-loader';
 import { createMergeRequest, MergeRequestAttributes, mergeMergeRequest, updateMergeRequest } from '../merge-requests/merge-request-service';
-import { findMergeRequest, linkedMergeRequests, mergeRequestsOf, MergeRequestRow } from '../merge-requests/merge-request-store';
+import {
+  allLinkedMergeRequests, findMergeRequest, linkedMergeRequests, MergeRequest, mergeRequestFromRow, MergeRequestRow, mergeRequestsOf,
+} from '../merge-requests/merge-request-store';
 import type { RouteDeps } from './deps';
 import { projectOrigin } from './present';
 
@@ -30,13 +32,13 @@ function attributes(input: Partial<ReturnType<typeof updateParams.parse>> & { so
   };
 }
 
-async function present(db: Knex, pc: ProjectContext, rows: MergeRequestRow[], full: boolean): Promise<Record<string, unknown>[]> {
+async function present(db: Knex, pc: ProjectContext, rows: MergeRequest[], full: boolean): Promise<Record<string, unknown>[]> {
   const { views, projectPaths } = await loadMergeRequestViews(db, rows, { id: pc.id, path: pc.path, pathWithNamespace: pc.pathWithNamespace, namespaceId: pc.namespaceId });
   const o = { base: pc.base, origin: projectOrigin(pc), projectPaths, groupPaths: new Map<number, string>() };
   return views.map((v) => (full ? toMergeRequest(v, { ...o, canMerge: pc.level >= AccessLevel.DEVELOPER }) : toMergeRequestBasic(v, o)));
 }
 
-async function load(db: Knex, pc: ProjectContext, req: Request): Promise<MergeRequestRow> {
+async function load(db: Knex, pc: ProjectContext, req: Request): Promise<MergeRequest> {
   const { merge_request_iid } = iidParam.parse(req);
   const mr = await findMergeRequest(db, pc.id, merge_request_iid);
   if (!mr) throw new NotFoundError('Merge Request');
@@ -61,8 +63,8 @@ export function mountMergeRequests(router: Router, { db }: RouteDeps): void {
   router.get('/projects/:id/merge_requests', async (req, res) => {
     const { state } = listParams.parse(req);
     const pc = await projectContext(db, ctx(req));
-    const rows: MergeRequestRow[] = await paginate(req, res, mergeRequestsOf(db, pc.id, state));
-    res.json(await present(db, pc, rows, false));
+    const page = await paginate<MergeRequestRow>(req, mergeRequestsOf(db, pc.id, state));
+    res.set(page.headers).json(await present(db, pc, page.items.map(mergeRequestFromRow), false));
   });
   // GET /projects/:id/merge_requests/:merge_request_iid
   router.get('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
@@ -88,14 +90,15 @@ export function mountMergeRequests(router: Router, { db }: RouteDeps): void {
   router.get('/projects/:id/issues/:issue_iid/related_merge_requests', async (req, res) => {
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issueParam.parse(req).issue_iid);
-    const all: MergeRequestRow[] = await linkedMergeRequests(db, issue.id, { onlyClosing: false, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: false });
-    res.json(await present(db, pc, paginateArray(req, res, all), true));
+    const all = await allLinkedMergeRequests(db, issue.id, { onlyClosing: false, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: false });
+    const { items, headers } = paginateArray(req, all);
+    res.set(headers).json(await present(db, pc, items, true));
   });
   // GET /projects/:id/issues/:issue_iid/closed_by
   router.get('/projects/:id/issues/:issue_iid/closed_by', async (req, res) => {
     const pc = await projectContext(db, ctx(req));
     const issue = await findReadableIssue(db, pc, issueParam.parse(req).issue_iid);
-    const rows: MergeRequestRow[] = await paginate(req, res, linkedMergeRequests(db, issue.id, { onlyClosing: true, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: true }));
-    res.json(await present(db, pc, rows, false));
+    const page = await paginate<MergeRequestRow>(req, linkedMergeRequests(db, issue.id, { onlyClosing: true, readable: readableProjects(db, pc.viewer, 'p'), ownProjectId: pc.id, onlyOwn: true }));
+    res.set(page.headers).json(await present(db, pc, page.items.map(mergeRequestFromRow), false));
   });
 }

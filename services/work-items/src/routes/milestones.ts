@@ -1,11 +1,12 @@
 import type { Request, Router } from 'express';
-import { ctx, ForbiddenError, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
-import { groupAccess, projectAccess, RequestContext } from '@anvil/auth';
-import { ISSUE_ADMIN_LEVEL } from '../access/viewer';
-import { toMilestone } from '../entities/milestone';
-import { createMilestone, deleteMilestone, MilestoneOwner, updateMilestone } from '../milestones/milestone-service';
-import { findOwnMilestone, listMilestones, MilestoneRow } from '../milestones/milestone-store';
-import { groupById } from '../read-model/store';
+import type { RequestContext } from '@anvil/auth';
+import { ctx, NotFoundError, p, paginate, params } from '@anvil/http';
+import { ancestorGroupIds, OWNER_KINDS, OwnerKind, ownerOf, requireIssueAdmin } from '../access/owner-scope';
+import { MilestoneUrls, toMilestone } from '../entities/milestone';
+import { createMilestone, deleteMilestone, updateMilestone } from '../milestones/milestone-service';
+import { findOwnMilestone, Milestone, milestoneFromRow, MilestoneRow } from '../milestones/milestone-store';
+import { MilestonesFinder } from '../milestones/milestones-finder';
+import { groupsByIds } from '../read-model/store';
 import type { RouteDeps } from './deps';
 
 const listParams = params({
@@ -23,53 +24,38 @@ const updateParams = params({
   state_event: p.enum(['close', 'activate'] as const),
 }, { atLeastOneOf: [['title', 'description', 'due_date', 'start_date', 'state_event']] });
 
-type Kind = 'projects' | 'groups';
-
-function owner(kind: Kind, c: RequestContext): MilestoneOwner {
-  return kind === 'projects' ? { projectId: c.project?.id as number, groupId: null } : { projectId: null, groupId: c.group?.id as number };
-}
-
-function urls(c: RequestContext) {
+function urls(c: RequestContext, groupPaths: [number, string][] = []): MilestoneUrls {
   const projectPaths = new Map<number, string>();
-  const groupPaths = new Map<number, string>();
   if (c.project) projectPaths.set(c.project.id, c.project.path_with_namespace);
-  if (c.group) groupPaths.set(c.group.id, c.group.full_path);
-  return { base: c.base.replace(/\/$/, ''), projectPaths, groupPaths };
+  const paths = new Map<number, string>(c.group ? [[c.group.id, c.group.full_path]] : []);
+  for (const [id, path] of groupPaths) paths.set(id, path);
+  return { base: c.base.replace(/\/$/, ''), projectPaths, groupPaths: paths };
 }
 
-function requireAdmin(kind: Kind, req: Request): void {
-  const c = ctx(req);
-  if (!c.user) throw new UnauthorizedError();
-  const level = kind === 'projects' ? projectAccess(c) : groupAccess(c);
-  if (level < ISSUE_ADMIN_LEVEL) throw new ForbiddenError();
+/** The groups whose milestones a list shows: none, the group itself, or the ancestors when asked. */
+async function listedGroups(deps: RouteDeps, kind: OwnerKind, c: RequestContext, withAncestors: boolean): Promise<number[]> {
+  if (withAncestors) return ancestorGroupIds(deps.db, c);
+  return kind === 'groups' ? [c.group?.id as number] : [];
 }
 
-async function ancestorIds(deps: RouteDeps, c: RequestContext): Promise<number[]> {
-  if (c.group) return (await groupById(deps.db, c.group.id))?.traversal_ids ?? [c.group.id];
-  const row = await deps.db('projects').select('group_traversal_ids').where({ id: c.project?.id }).first();
-  return row?.group_traversal_ids ?? (c.project?.group_id ? [c.project.group_id] : []);
-}
-
-async function load(deps: RouteDeps, kind: Kind, req: Request): Promise<MilestoneRow> {
+async function load(deps: RouteDeps, kind: OwnerKind, req: Request): Promise<Milestone> {
   const { milestone_id } = idParam.parse(req);
-  const m = await findOwnMilestone(deps.db, owner(kind, ctx(req)), milestone_id);
+  const m = await findOwnMilestone(deps.db, ownerOf(kind, ctx(req)), milestone_id);
   if (!m) throw new NotFoundError('Milestone');
   return m;
 }
 
-function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
+function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
   const base = `/${kind}/:id/milestones`;
   // GET /projects/:id/milestones, GET /groups/:id/milestones
   router.get(base, async (req, res) => {
     const f = listParams.parse(req);
     const c = ctx(req);
-    const own = owner(kind, c);
-    const withAncestors = f.include_ancestors || f.include_parent_milestones;
-    const groupIds = kind === 'groups' ? (withAncestors ? await ancestorIds(deps, c) : [own.groupId as number]) : withAncestors ? await ancestorIds(deps, c) : [];
-    const rows: MilestoneRow[] = await paginate(req, res, listMilestones(deps.db, { projectId: own.projectId, groupIds }, f));
-    const u = urls(c);
-    for (const g of (await deps.db('groups').select('id', 'full_path').whereIn('id', groupIds)) as { id: number; full_path: string }[]) u.groupPaths.set(g.id, g.full_path);
-    res.json(rows.map((m) => toMilestone(m, u)));
+    const groupIds = await listedGroups(deps, kind, c, f.include_ancestors || f.include_parent_milestones);
+    const page = await paginate<MilestoneRow>(req, new MilestonesFinder(deps.db, ownerOf(kind, c).projectId, groupIds, f).execute());
+    const groups = await groupsByIds(deps.db, groupIds);
+    const u = urls(c, [...groups.values()].map((g) => [g.id, g.full_path]));
+    res.set(page.headers).json(page.items.map((m) => toMilestone(milestoneFromRow(m), u)));
   });
   // GET /projects/:id/milestones/:milestone_id
   router.get(`${base}/:milestone_id`, async (req, res) => {
@@ -77,24 +63,24 @@ function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
   });
   // POST /projects/:id/milestones
   router.post(base, async (req, res) => {
-    requireAdmin(kind, req);
+    requireIssueAdmin(kind, ctx(req));
     const input = createParams.parse(req);
-    const m = await createMilestone(deps.db, owner(kind, ctx(req)), { title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date });
+    const m = await createMilestone(deps.db, ownerOf(kind, ctx(req)), { title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date });
     res.status(201).json(toMilestone(m, urls(ctx(req))));
   });
   // PUT /projects/:id/milestones/:milestone_id
   router.put(`${base}/:milestone_id`, async (req, res) => {
-    requireAdmin(kind, req);
+    requireIssueAdmin(kind, ctx(req));
     const input = updateParams.parse(req);
     const m = await load(deps, kind, req);
-    const updated = await updateMilestone(deps.db, owner(kind, ctx(req)), m, {
+    const updated = await updateMilestone(deps.db, ownerOf(kind, ctx(req)), m, {
       title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date, stateEvent: input.state_event,
     });
     res.json(toMilestone(updated, urls(ctx(req))));
   });
   // DELETE /projects/:id/milestones/:milestone_id
   router.delete(`${base}/:milestone_id`, async (req, res) => {
-    requireAdmin(kind, req);
+    requireIssueAdmin(kind, ctx(req));
     await deleteMilestone(deps.db, await load(deps, kind, req));
     res.status(204).end();
   });
@@ -102,6 +88,5 @@ function mountFor(router: Router, deps: RouteDeps, kind: Kind): void {
 
 /** GitLab's project and group milestones APIs (list, get, create, edit, delete). */
 export function mountMilestones(router: Router, deps: RouteDeps): void {
-  mountFor(router, deps, 'projects');
-  mountFor(router, deps, 'groups');
+  for (const kind of OWNER_KINDS) mountFor(router, deps, kind);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ProjectContext } from '../access/project-context';
 import { IssueOptions, toIssue } from '../entities/issue';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { loadIssueViews } from '../issues/issue-loader';
 import type { ReferenceOrigin } from '../issues/references';
 
@@ -13,7 +13,7 @@ export function projectOrigin(pc: ProjectContext): ReferenceOrigin {
 /** Serialises issues with one batched load (lists: no `subscribed`). */
 export async function presentIssues(
   db: Knex,
-  rows: IssueRow[],
+  rows: Issue[],
   opts: { base: string; origin: ReferenceOrigin; withLabelsDetails?: boolean; subscriber?: number | null; pc?: ProjectContext },
 ): Promise<Record<string, unknown>[]> {
   const fallbackProject = opts.pc ? { id: opts.pc.id, path: opts.pc.path, pathWithNamespace: opts.pc.pathWithNamespace, namespaceId: opts.pc.namespaceId } : undefined;
@@ -23,7 +23,7 @@ export async function presentIssues(
 }
 
 /** Serialises one issue of a project route, with `subscribed` for the caller. */
-export async function presentIssue(db: Knex, pc: ProjectContext, row: IssueRow): Promise<Record<string, unknown>> {
+export async function presentIssue(db: Knex, pc: ProjectContext, row: Issue): Promise<Record<string, unknown>> {
   const [out] = await presentIssues(db, [row], { base: pc.base, origin: projectOrigin(pc), subscriber: pc.viewer.user?.id ?? null, pc });
   return out;
 }

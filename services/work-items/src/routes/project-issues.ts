@@ -36,7 +36,7 @@ export function mountProjectIssues(router: Router, { db, responses }: RouteDeps)
     const { id } = globalIdParam.parse(req);
     const issue = await findIssueById(db, id);
     if (!issue) throw new RecordNotFoundError();
-    const [out] = await presentIssues(db, [issue], { base: c.base.replace(/\/$/, ''), origin: { kind: 'project', id: issue.project_id, namespaceId: -1 }, subscriber: c.user.id });
+    const [out] = await presentIssues(db, [issue], { base: c.base.replace(/\/$/, ''), origin: { kind: 'project', id: issue.projectId, namespaceId: -1 }, subscriber: c.user.id });
     res.json(out);
   });
 

@@ -10,11 +10,6 @@ export interface Rendered {
   headers: Record<string, string>;
 }
 
-/** Collects the headers a renderer sets (pagination helpers take a `Response`). */
-export function headerSink(headers: Record<string, string>): Response {
-  return { setHeader: (k: string, v: string) => void (headers[k] = String(v)) } as unknown as Response;
-}
-
 /**
  * Rendered GET responses, per caller (user, admin flag, project level, public base) and URL, kept
  * for the data generation (see `freshness.ts`): any write in this process or identity event

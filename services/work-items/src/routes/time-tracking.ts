@@ -3,7 +3,7 @@ import { ctx, ForbiddenError, p, params, UnauthorizedError } from '@anvil/http';
 import { projectContext, ProjectContext } from '../access/project-context';
 import { toTimeStats } from '../entities/time-stats';
 import { findReadableIssue } from '../issues/issue-access';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { assertWritable, canAdminIssue } from '../issues/policy';
 import { setEstimate, spendTime } from '../time-tracking/time-tracking-service';
 import type { RouteDeps } from './deps';
@@ -13,7 +13,7 @@ const durationParams = params({ issue_iid: p.integer().required(), duration: p.s
 const spentParams = params({ issue_iid: p.integer().required(), duration: p.string().required(), summary: p.string() });
 
 /** The issue of a time-tracking write: authenticated (401), readable (404), `admin_issue` (403). */
-async function adminIssue(deps: RouteDeps, req: Request, iid: number): Promise<{ pc: ProjectContext; issue: IssueRow; actorId: number }> {
+async function adminIssue(deps: RouteDeps, req: Request, iid: number): Promise<{ pc: ProjectContext; issue: Issue; actorId: number }> {
   const c = ctx(req);
   if (!c.user) throw new UnauthorizedError();
   const pc = await projectContext(deps.db, c, true);

@@ -6,7 +6,8 @@ import { toProjectIdentity, toTodo } from '../entities/todo';
 import { findReadableIssue } from '../issues/issue-access';
 import { findIssuesByIds } from '../issues/issue-store';
 import { groupsByIds, projectsByIds, ProjectRow, usersByIds } from '../read-model/store';
-import { markDone, markIssueTodo, TodoRow, todosOf } from '../todos/todo-store';
+import { markDone, markIssueTodo, Todo, todoFromRow, TodoRow } from '../todos/todo-store';
+import { TodosFinder } from '../todos/todos-finder';
 import type { RouteDeps } from './deps';
 import { presentIssues } from './present';
 
@@ -28,19 +29,19 @@ async function nameWithNamespace(db: Knex, projects: ProjectRow[]): Promise<Map<
 }
 
 /** Serialises a page of to-dos with their issues, projects and authors loaded in batches. */
-async function present(db: Knex, base: string, todos: TodoRow[]): Promise<Record<string, unknown>[]> {
-  const issues = await findIssuesByIds(db, todos.filter((t) => t.target_type === 'Issue').map((t) => t.target_id));
+async function present(db: Knex, base: string, todos: Todo[]): Promise<Record<string, unknown>[]> {
+  const issues = await findIssuesByIds(db, todos.filter((t) => t.targetType === 'Issue').map((t) => t.targetId));
   const shown = await presentIssues(db, issues, { base, origin: { kind: 'none' } });
   const byId = new Map(shown.map((i) => [i.id as number, i]));
-  const projects = await projectsByIds(db, todos.map((t) => t.project_id as number).filter(Boolean));
+  const projects = await projectsByIds(db, todos.map((t) => t.projectId as number).filter(Boolean));
   const names = await nameWithNamespace(db, [...projects.values()]);
-  const users = await usersByIds(db, todos.map((t) => t.author_id));
+  const users = await usersByIds(db, todos.map((t) => t.authorId));
   return todos.map((t) => {
-    const target = byId.get(t.target_id) ?? null;
-    const project = t.project_id ? projects.get(t.project_id) : undefined;
+    const target = byId.get(t.targetId) ?? null;
+    const project = t.projectId ? projects.get(t.projectId) : undefined;
     return toTodo(t, {
       project: project ? toProjectIdentity(project, names.get(project.id) ?? project.name) : null,
-      author: users.get(t.author_id),
+      author: users.get(t.authorId),
       target,
       targetUrl: (target?.web_url as string) ?? '',
     });
@@ -65,9 +66,9 @@ export function mountTodos(router: Router, { db }: RouteDeps): void {
     const c = ctx(req);
     if (!c.user) throw new UnauthorizedError();
     const f = listParams.parse(req);
-    const q = todosOf(db, c.user.id, { state: f.state, action: f.action, projectId: f.project_id, groupId: f.group_id, authorId: f.author_id, type: f.type });
-    const rows: TodoRow[] = await paginate(req, res, q);
-    res.json(await present(db, c.base.replace(/\/$/, ''), rows));
+    const finder = new TodosFinder(db, c.user.id, { state: f.state, action: f.action, projectId: f.project_id, groupId: f.group_id, authorId: f.author_id, type: f.type });
+    const page = await paginate<TodoRow>(req, finder.execute());
+    res.set(page.headers).json(await present(db, c.base.replace(/\/$/, ''), page.items.map(todoFromRow)));
   });
 
   // POST /todos/:id/mark_as_done

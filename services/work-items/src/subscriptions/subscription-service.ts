@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
-import type { IssueRow } from '../issues/issue-row';
+import type { Issue } from '../issues/issue-row';
 import { loadIssueViews } from '../issues/issue-loader';
 
 /** Whether `userId` is subscribed to the issue (explicitly, or as a participant). */
-export async function isSubscribed(db: Knex, issue: IssueRow, userId: number): Promise<boolean> {
+export async function isSubscribed(db: Knex, issue: Issue, userId: number): Promise<boolean> {
   const { views } = await loadIssueViews(db, [issue], { subscriber: userId });
   return views[0].subscribed === true;
 }
@@ -13,11 +13,11 @@ export async function isSubscribed(db: Knex, issue: IssueRow, userId: number): P
  * Subscribes (`true`) or unsubscribes (`false`) a user; when the state already is that,
  * GitLab's `304 Not Modified` (empty body).
  */
-export async function setSubscription(db: Knex, issue: IssueRow, userId: number, subscribed: boolean): Promise<void> {
+export async function setSubscription(db: Knex, issue: Issue, userId: number, subscribed: boolean): Promise<void> {
   if ((await isSubscribed(db, issue, userId)) === subscribed) throw new NotModifiedError();
   await db.raw(
     `INSERT INTO subscriptions (user_id, subscribable_type, subscribable_id, project_id, subscribed) VALUES (?, 'Issue', ?, ?, ?)
      ON CONFLICT (user_id, subscribable_type, subscribable_id) DO UPDATE SET subscribed = EXCLUDED.subscribed, updated_at = now()`,
-    [userId, issue.id, issue.project_id, subscribed],
+    [userId, issue.id, issue.projectId, subscribed],
   );
 }

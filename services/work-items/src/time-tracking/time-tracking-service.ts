@@ -1,30 +1,30 @@
 import type { Knex } from 'knex';
 import { ValidationError } from '@anvil/http';
 import { emitIssueEvent, IssueEvents, issuePayload } from '../events/issue-events';
-import type { IssueRow } from '../issues/issue-row';
-import { assigneeIds, findIssueById } from '../issues/issue-store';
+import type { Issue } from '../issues/issue-row';
+import { assigneeIds, issueLabelTitles, updateIssueRow } from '../issues/issue-store';
+import { insertTimelog, lockedTimeSpent } from './timelog-store';
 import { parseDuration } from './duration';
 
 /** GitLab clamps totals to about a year of seconds (`Timelog::MAX_TOTAL_TIME_SPENT`). */
 export const MAX_TOTAL_TIME_SPENT = 31_536_000;
 const MAX_INT = 2_147_483_647;
 
-async function announce(trx: Knex.Transaction, row: IssueRow, actorId: number, change: string): Promise<void> {
-  const labels: { title: string }[] = await trx('issue_labels as il').join('labels as l', 'l.id', 'il.label_id').where('il.issue_id', row.id).select('l.title').orderBy('l.title');
-  await emitIssueEvent(trx, IssueEvents.updated, issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: labels.map((l) => l.title), actorId, changes: [change] }));
+async function announce(trx: Knex.Transaction, row: Issue, actorId: number, change: string): Promise<void> {
+  const labels = await issueLabelTitles(trx, row.id);
+  await emitIssueEvent(trx, IssueEvents.updated, issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels, actorId, changes: [change] }));
 }
 
 /**
  * Sets the estimate from a human duration (`3h30m`); unparsable or negative input is GitLab's
  * 400 `{"message":{"time_estimate":[...]}}` and the old value stays.
  */
-export async function setEstimate(db: Knex, issue: IssueRow, duration: string | 0, actorId: number): Promise<IssueRow> {
+export async function setEstimate(db: Knex, issue: Issue, duration: string | 0, actorId: number): Promise<Issue> {
   const seconds = duration === 0 ? 0 : parseDuration(duration);
   if (seconds === null || seconds < 0) throw new ValidationError({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] });
-  if (seconds === issue.time_estimate) return issue;
+  if (seconds === issue.timeEstimate) return issue;
   return db.transaction(async (trx) => {
-    await trx('issues').where({ id: issue.id }).update({ time_estimate: Math.min(seconds, MAX_INT), updated_at: new Date() });
-    const row = (await findIssueById(trx, issue.id)) as IssueRow;
+    const row = await updateIssueRow(trx, issue.id, { time_estimate: Math.min(seconds, MAX_INT), updated_at: new Date() });
     await announce(trx, row, actorId, 'time_estimate');
     return row;
   });
@@ -34,9 +34,9 @@ export async function setEstimate(db: Knex, issue: IssueRow, duration: string | 
  * Logs spent time (negative subtracts; more than the total is GitLab's 400 with
  * `base: Time to subtract exceeds the total time spent`). `reset` logs minus the total.
  */
-export async function spendTime(db: Knex, issue: IssueRow, duration: string | 'reset', actorId: number, summary?: string | null): Promise<IssueRow> {
+export async function spendTime(db: Knex, issue: Issue, duration: string | 'reset', actorId: number, summary?: string | null): Promise<Issue> {
   return db.transaction(async (trx) => {
-    const current = (await trx('issues').select('total_time_spent').where({ id: issue.id }).forUpdate().first()).total_time_spent as number;
+    const current = await lockedTimeSpent(trx, issue.id);
     let seconds: number;
     if (duration === 'reset') seconds = -current;
     else {
@@ -46,10 +46,9 @@ export async function spendTime(db: Knex, issue: IssueRow, duration: string | 'r
       seconds = parsed;
     }
     if (seconds === 0 && duration === 'reset') return issue;
-    await trx('timelogs').insert({ issue_id: issue.id, user_id: actorId, time_spent: seconds, summary: summary ?? null });
+    await insertTimelog(trx, { issueId: issue.id, userId: actorId, timeSpent: seconds, summary: summary ?? null });
     const total = Math.max(-MAX_TOTAL_TIME_SPENT, Math.min(MAX_TOTAL_TIME_SPENT, current + seconds));
-    await trx('issues').where({ id: issue.id }).update({ total_time_spent: total, updated_at: new Date() });
-    const row = (await findIssueById(trx, issue.id)) as IssueRow;
+    const row = await updateIssueRow(trx, issue.id, { total_time_spent: total, updated_at: new Date() });
     await announce(trx, row, actorId, 'total_time_spent');
     return row;
   });

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
-import type { IssueRow } from '../issues/issue-row';
+import { camelize, Camelized, RowTimestamps } from '../db/rows';
+import type { Issue } from '../issues/issue-row';
 
 type Db = Knex | Knex.Transaction;
 
-/** A to-do row. */
-export interface TodoRow {
+/** A `todos` row. */
+export interface TodoRow extends RowTimestamps {
   id: number;
   user_id: number;
   project_id: number | null;
@@ -16,9 +17,13 @@ export interface TodoRow {
   action: string;
   state: 'pending' | 'done';
   body: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
+
+/** A to-do of a user about a target (today: issues). */
+export type Todo = Camelized<TodoRow>;
+
+/** The domain to-do of a row. */
+export const todoFromRow: (r: TodoRow) => Todo = camelize;
 
 /** GitLab's action names by action. */
 export const ACTION_NAMES: Record<string, string> = { marked: 'marked', assigned: 'assigned', mentioned: 'mentioned' };
@@ -27,34 +32,24 @@ export const ACTION_NAMES: Record<string, string> = { marked: 'marked', assigned
  * Marks an issue as a to-do for the user (`marked`, authored by the user, body = title);
  * a pending one for the same issue already existing is `304 Not Modified`.
  */
-export async function markIssueTodo(db: Knex, issue: IssueRow, userId: number): Promise<TodoRow> {
+export async function markIssueTodo(db: Knex, issue: Issue, userId: number): Promise<Todo> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`todo:${userId}:Issue:${issue.id}`]);
     const existing = await trx('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', state: 'pending' }).first();
     if (existing) throw new NotModifiedError();
     const [row] = await trx('todos').insert({
-      user_id: userId, project_id: issue.project_id, author_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', body: issue.title,
+      user_id: userId, project_id: issue.projectId, author_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', body: issue.title,
     }).returning('*');
-    return row;
+    return todoFromRow(row);
   });
 }
 
-/** The user's to-dos, newest first, filtered like GitLab's `TodosFinder`. */
-export function todosOf(db: Db, userId: number, f: { state?: string; action?: string; projectId?: number; groupId?: number; authorId?: number; type?: string }): Knex.QueryBuilder {
-  const q = db('todos').where({ user_id: userId });
-  if (f.state && f.state !== 'all') q.where({ state: f.state });
-  if (f.action) q.where({ action: f.action });
-  if (f.projectId !== undefined) q.where({ project_id: f.projectId });
-  if (f.groupId !== undefined) q.where({ group_id: f.groupId });
-  if (f.authorId !== undefined) q.where({ author_id: f.authorId });
-  if (f.type) q.where({ target_type: f.type });
-  return q.orderBy('id', 'desc');
-}
-
 /** Marks one of the user's to-dos (or all pending ones when `id` is omitted) as done. */
-export async function markDone(db: Db, userId: number, id?: number): Promise<TodoRow | undefined> {
+export async function markDone(db: Db, userId: number, id?: number): Promise<Todo | undefined> {
   const q = db('todos').where({ user_id: userId }).where({ state: 'pending' });
   if (id !== undefined) q.where({ id });
   await q.update({ state: 'done', updated_at: new Date() });
-  return id !== undefined ? db('todos').where({ user_id: userId, id }).first() : undefined;
+  if (id === undefined) return undefined;
+  const row: TodoRow | undefined = await db('todos').where({ user_id: userId, id }).first();
+  return row && todoFromRow(row);
 }

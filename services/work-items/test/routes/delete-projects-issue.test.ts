@@ -28,19 +28,21 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
     const issue = await create();
     const res = await world.onProject(project, owner).delete(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(204);
     expect(res.text).toBe('');
-    await world.onProject(project, owner).get(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(404);
+    await world.onProject(project, owner).get(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(404, { message: '404 Not found' });
     const ev = await svc.deps.db('outbox').where({ type: 'work-items.issue.deleted' }).whereRaw("data->>'id' = ?", [String(issue.id)]).first();
     expect(ev).toBeDefined();
   });
 
   it('lets an administrator delete', async () => {
     const issue = await create();
-    await world.onProject(project, admin).delete(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(204);
+    await world.onProject(project, admin).delete(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(204, '');
+    await world.onProject(project, owner).get(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(404, { message: '404 Not found' });
   });
 
   it('is 403 for a maintainer and 404 Issue Not Found for an unknown iid', async () => {
     const issue = await create();
-    await world.onProject(project, maintainer).delete(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(403);
+    await world.onProject(project, maintainer).delete(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(403, { message: '403 Forbidden' });
+    expect((await world.onProject(project, owner).get(`/api/v4/projects/${project.id}/issues/${issue.iid}`).expect(200)).body.id).toBe(issue.id);
     expect((await world.onProject(project, owner).delete(`/api/v4/projects/${project.id}/issues/999`).expect(404)).body).toEqual({ message: '404 Issue Not Found' });
   });
 });

@@ -15,8 +15,8 @@ describe('GET /issues/:id', () => {
 
   it('is 403 for other users, 401 anonymous, 404 Not found for an unknown id', async () => {
     const issue = await s.issue();
-    await s.world.as(s.reporter).get(`/api/v4/issues/${issue.id}`).expect(403);
-    await s.world.as(null).get(`/api/v4/issues/${issue.id}`).expect(401);
+    await s.world.as(s.reporter).get(`/api/v4/issues/${issue.id}`).expect(403, { message: '403 Forbidden' });
+    await s.world.as(null).get(`/api/v4/issues/${issue.id}`).expect(401, { message: '401 Unauthorized' });
     expect((await s.world.as(s.admin).get('/api/v4/issues/99999999').expect(404)).body).toEqual({ message: '404 Not found' });
   });
 });

@@ -21,8 +21,8 @@ describe('GET /issues', () => {
 
   describe('anonymous', () => {
     it('needs scope=all (401 otherwise)', async () => {
-      await d.world.as(null).get('/api/v4/issues').expect(401);
-      await d.world.as(null).get('/api/v4/issues?scope=created_by_me').expect(401);
+      await d.world.as(null).get('/api/v4/issues').expect(401, { message: '401 Unauthorized' });
+      await d.world.as(null).get('/api/v4/issues?scope=created_by_me').expect(401, { message: '401 Unauthorized' });
     });
     it('sees public projects only', async () => {
       expect(await titles(null, 'scope=all')).toEqual(['Public issue']);

@@ -49,17 +49,19 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
 
   describe('a public issue', () => {
     it('is readable anonymously and by non-members', async () => {
-      await world.onProject(publicProject, null).get(`/api/v4/projects/${publicProject.id}/issues/1`).expect(200);
-      await world.onProject(publicProject, outsider).get(`/api/v4/projects/${publicProject.id}/issues/1`).expect(200);
+      const anonymous = await world.onProject(publicProject, null).get(`/api/v4/projects/${publicProject.id}/issues/1`).expect(200);
+      expect(anonymous.body).toMatchObject({ iid: 1, title: 'public issue', project_id: publicProject.id, subscribed: false });
+      const outside = await world.onProject(publicProject, outsider).get(`/api/v4/projects/${publicProject.id}/issues/1`).expect(200);
+      expect(outside.body).toEqual(anonymous.body);
     });
   });
 
   describe('a confidential issue', () => {
     const path = () => `/api/v4/projects/${publicProject.id}/issues/2`;
     it('is 404 for anonymous, non-members and guests', async () => {
-      await world.onProject(publicProject, null).get(path()).expect(404);
-      await world.onProject(publicProject, outsider).get(path()).expect(404);
-      await world.onProject(publicProject, guest).get(path()).expect(404);
+      await world.onProject(publicProject, null).get(path()).expect(404, { message: '404 Not found' });
+      await world.onProject(publicProject, outsider).get(path()).expect(404, { message: '404 Not found' });
+      await world.onProject(publicProject, guest).get(path()).expect(404, { message: '404 Not found' });
     });
     it('is visible to its author, its assignees, reporters and admins', async () => {
       for (const u of [author, assignee, reporter, admin]) {

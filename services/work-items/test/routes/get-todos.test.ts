@@ -16,14 +16,14 @@ describe('GET /todos', () => {
     const res = await s.world.as(s.guest).get('/api/v4/todos').expect(200);
     expect(res.body.map((t: { body: string }) => t.body)).toEqual(['B', 'A']);
     expect(res.headers['x-total']).toBe('2');
-    await s.world.as(s.guest).post(`/api/v4/todos/${tb.id}/mark_as_done`).expect(201);
+    expect((await s.world.as(s.guest).post(`/api/v4/todos/${tb.id}/mark_as_done`).expect(201)).body).toMatchObject({ id: tb.id, body: 'B', state: 'done' });
     expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body.map((t: { body: string }) => t.body)).toEqual(['A']);
     expect((await s.world.as(s.guest).get('/api/v4/todos?state=done').expect(200)).body.map((t: { body: string }) => t.body)).toEqual(['B']);
-    await s.world.as(s.guest).post('/api/v4/todos/mark_as_done').expect(204);
+    await s.world.as(s.guest).post('/api/v4/todos/mark_as_done').expect(204, '');
     expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body).toEqual([]);
   });
 
   it('needs authentication', async () => {
-    await s.world.as(null).get('/api/v4/todos').expect(401);
+    await s.world.as(null).get('/api/v4/todos').expect(401, { message: '401 Unauthorized' });
   });
 });

@@ -27,7 +27,7 @@ describe('labels API (project and group)', () => {
       expect((await s.on(s.reporter).post(P()).send({ color: '#000' }).expect(400)).body).toEqual({ error: 'name is missing' });
     });
     it('is 403 for a guest', async () => {
-      await s.on(s.guest).post(P()).send({ name: 'g', color: '#000000' }).expect(403);
+      await s.on(s.guest).post(P()).send({ name: 'g', color: '#000000' }).expect(403, { message: '403 Forbidden' });
     });
   });
 
@@ -53,8 +53,9 @@ describe('labels API (project and group)', () => {
       expect(renamed.body).toMatchObject({ name: 'new', color: '#222222' });
       expect((await s.on(s.guest).get(P('/new')).expect(200)).body.id).toBe(label.id);
       expect((await s.on(s.reporter).put(P('/new')).send({}).expect(400)).body.error).toBe('new_name, color, description, priority are missing, at least one parameter must be provided');
-      await s.on(s.reporter).delete(P('/new')).expect(204);
-      await s.on(s.guest).get(P(`/${label.id}`)).expect(404);
+      await s.on(s.reporter).delete(P('/new')).expect(204, '');
+      await s.on(s.guest).get(P(`/${label.id}`)).expect(404, { message: '404 Label Not Found' });
+      expect(await s.svc.deps.db('labels').where({ id: label.id }).first()).toBeUndefined();
     });
   });
 
@@ -63,9 +64,12 @@ describe('labels API (project and group)', () => {
       const label = (await s.world.onGroup(s.group, s.reporter).post(G()).send({ name: 'grp', color: '#abcdef' }).expect(201)).body;
       expect(label).not.toHaveProperty('is_project_label');
       expect((await s.world.onGroup(s.group, s.reporter).get(G()).expect(200)).body.map((l: { name: string }) => l.name)).toContain('grp');
-      await s.world.onGroup(s.group, s.reporter).put(G(`/${label.id}`)).send({ description: 'd' }).expect(200);
-      await s.world.onGroup(s.group, s.guest).delete(G(`/${label.id}`)).expect(403);
-      await s.world.onGroup(s.group, s.reporter).delete(G(`/${label.id}`)).expect(204);
+      const edited = await s.world.onGroup(s.group, s.reporter).put(G(`/${label.id}`)).send({ description: 'd' }).expect(200);
+      expect(edited.body).toEqual({ ...label, description: 'd', description_html: '<p dir="auto">d</p>' });
+      await s.world.onGroup(s.group, s.guest).delete(G(`/${label.id}`)).expect(403, { message: '403 Forbidden' });
+      expect((await s.world.onGroup(s.group, s.guest).get(G(`/${label.id}`)).expect(200)).body).toEqual(edited.body);
+      await s.world.onGroup(s.group, s.reporter).delete(G(`/${label.id}`)).expect(204, '');
+      await s.world.onGroup(s.group, s.guest).get(G(`/${label.id}`)).expect(404, { message: '404 Label Not Found' });
     });
   });
 });

@@ -37,8 +37,8 @@ describe('thin merge requests', () => {
     });
 
     it('needs Developer (403 for a reporter) and authentication (401)', async () => {
-      await s.on(s.reporter).post(mrPath()).send({ source_branch: 'a', target_branch: 'b', title: 't' }).expect(403);
-      await s.on(null).post(mrPath()).send({ source_branch: 'a', target_branch: 'b', title: 't' }).expect(401);
+      await s.on(s.reporter).post(mrPath()).send({ source_branch: 'a', target_branch: 'b', title: 't' }).expect(403, { message: '403 Forbidden' });
+      await s.on(null).post(mrPath()).send({ source_branch: 'a', target_branch: 'b', title: 't' }).expect(401, { message: '401 Unauthorized' });
     });
   });
 
@@ -50,7 +50,7 @@ describe('thin merge requests', () => {
       expect(list.body[0]).not.toHaveProperty('diff_refs');
       const one = await s.on(s.guest).get(mrPath(`/${mr.iid}`)).expect(200);
       expect(one.body).toMatchObject({ iid: mr.iid, title: 'Listed', user: { can_merge: false } });
-      await s.on(s.guest).get(mrPath('/9999')).expect(404);
+      await s.on(s.guest).get(mrPath('/9999')).expect(404, { message: '404 Merge Request Not Found' });
     });
   });
 
@@ -76,13 +76,13 @@ describe('thin merge requests', () => {
       const merged = await s.on(dev).put(mrPath(`/${mr.iid}/merge`)).send({}).expect(200);
       expect(merged.body).toMatchObject({ state: 'merged', merged_by: { id: dev.id } });
       expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body).toMatchObject({ state: 'closed', closed_by: { id: dev.id } });
-      await s.on(dev).put(mrPath(`/${mr.iid}/merge`)).send({}).expect(405);
+      await s.on(dev).put(mrPath(`/${mr.iid}/merge`)).send({}).expect(405, { message: '405 Method Not Allowed' });
     });
 
     it('relinks when the description changes, and closes merge requests with state_event', async () => {
       const issue = await s.issue();
       const mr = await open({ description: `Closes #${issue.iid}` });
-      await s.on(dev).put(mrPath(`/${mr.iid}`)).send({ description: 'nothing' }).expect(200);
+      expect((await s.on(dev).put(mrPath(`/${mr.iid}`)).send({ description: 'nothing' }).expect(200)).body).toMatchObject({ iid: mr.iid, description: 'nothing', state: 'opened' });
       expect((await s.on(s.guest).get(s.path(issue.iid, '/related_merge_requests')).expect(200)).body).toEqual([]);
       const closed = await s.on(dev).put(mrPath(`/${mr.iid}`)).send({ state_event: 'close' }).expect(200);
       expect(closed.body).toMatchObject({ state: 'closed', closed_by: { id: dev.id } });
@@ -90,8 +90,8 @@ describe('thin merge requests', () => {
 
     it('is 404 on an issue the caller may not see', async () => {
       const secret = await s.issue({ confidential: true });
-      await s.on(s.outsider).get(s.path(secret.iid, '/related_merge_requests')).expect(404);
-      await s.on(s.outsider).get(s.path(secret.iid, '/closed_by')).expect(404);
+      await s.on(s.outsider).get(s.path(secret.iid, '/related_merge_requests')).expect(404, { message: '404 Not found' });
+      await s.on(s.outsider).get(s.path(secret.iid, '/closed_by')).expect(404, { message: '404 Not found' });
     });
   });
 });

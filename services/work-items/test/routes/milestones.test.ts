@@ -27,7 +27,7 @@ describe('milestones API (project and group)', () => {
     await s.on(s.reporter).post(P()).send({ title: 'same' }).expect(201);
     expect((await s.on(s.reporter).post(P()).send({ title: 'same' }).expect(400)).body).toEqual({ message: { title: ['already being used for another group or project milestone.'] } });
     expect((await s.on(s.reporter).post(P()).send({ title: 'bad', start_date: '2030-02-01', due_date: '2030-01-01' }).expect(400)).body).toEqual({ message: { due_date: ['must be greater than start date'] } });
-    await s.on(s.guest).post(P()).send({ title: 'nope' }).expect(403);
+    await s.on(s.guest).post(P()).send({ title: 'nope' }).expect(403, { message: '403 Forbidden' });
   });
 
   it('GET lists with filters and reads one', async () => {
@@ -35,7 +35,9 @@ describe('milestones API (project and group)', () => {
     expect((await s.on(s.guest).get(`${P()}?title=findme`).expect(200)).body.map((x: { id: number }) => x.id)).toEqual([m.id]);
     expect((await s.on(s.guest).get(`${P()}?iids[]=${m.iid}`).expect(200)).body.map((x: { id: number }) => x.id)).toEqual([m.id]);
     expect((await s.on(s.guest).get(P(`/${m.id}`)).expect(200)).body.title).toBe('findme');
-    await s.on(s.guest).get(P('/999999')).expect(404);
+    await s.on(s.guest).get(P('/999999')).expect(404, { message: '404 Milestone Not Found' });
+    const described = (await s.on(s.reporter).post(P()).send({ title: 'zeta', description: 'has findme inside' }).expect(201)).body;
+    expect((await s.on(s.guest).get(`${P()}?search=findme`).expect(200)).body).toEqual([m, described]);
   });
 
   it('PUT closes and edits; DELETE removes (204) and issues lose the milestone', async () => {
@@ -44,7 +46,8 @@ describe('milestones API (project and group)', () => {
     expect(issue.milestone).toMatchObject({ id: m.id });
     expect((await s.on(s.reporter).put(P(`/${m.id}`)).send({ state_event: 'close', title: 'closed one' }).expect(200)).body).toMatchObject({ state: 'closed', title: 'closed one' });
     expect((await s.on(s.guest).get(`${P()}?state=closed`).expect(200)).body.map((x: { id: number }) => x.id)).toContain(m.id);
-    await s.on(s.reporter).delete(P(`/${m.id}`)).expect(204);
+    await s.on(s.reporter).delete(P(`/${m.id}`)).expect(204, '');
+    await s.on(s.guest).get(P(`/${m.id}`)).expect(404, { message: '404 Milestone Not Found' });
     expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.milestone).toBeNull();
   });
 

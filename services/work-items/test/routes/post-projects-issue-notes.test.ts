@@ -42,7 +42,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     it('is plain text for a guest (not allowed) and on an already promoted issue', async () => {
       const issue = await s.issue();
       expect((await note(s.guest, issue.iid, { body: '/promote' }).expect(201)).body).toMatchObject({ body: '/promote', commands_changes: {} });
-      await note(s.reporter, issue.iid, { body: '/promote' }).expect(202);
+      expect((await note(s.reporter, issue.iid, { body: '/promote' }).expect(202)).body).toEqual({ commands_changes: { promote_to_epic: true }, summary: ['Promoted issue to an epic.'] });
       expect((await note(s.reporter, issue.iid, { body: '/promote' }).expect(201)).body.commands_changes).toEqual({});
     });
 
@@ -58,7 +58,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
 
   it('needs authentication, a body and a readable issue', async () => {
     const issue = await s.issue({ confidential: true });
-    await note(null, issue.iid, { body: 'x' }).expect(401);
+    await note(null, issue.iid, { body: 'x' }).expect(401, { message: '401 Unauthorized' });
     expect((await note(s.reporter, issue.iid, {}).expect(400)).body).toEqual({ error: 'body is missing' });
     expect((await note(s.outsider, issue.iid, { body: 'x' }).expect(404)).body).toEqual({ message: '404 Issue Not Found' });
   });

@@ -18,24 +18,27 @@ describe('POST /projects/:id/issues/:issue_iid/subscribe and /unsubscribe', () =
 
   it('unsubscribes with 201, then 304', async () => {
     const issue = await s.issue();
-    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).send({}).expect(304);
-    await s.on(s.guest).post(s.path(issue.iid, '/subscribe')).expect(201);
+    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).send({}).expect(304, '');
+    expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.subscribed).toBe(false);
+    expect((await s.on(s.guest).post(s.path(issue.iid, '/subscribe')).expect(201)).body).toMatchObject({ iid: issue.iid, subscribed: true });
     const res = await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(201);
     expect(res.body.subscribed).toBe(false);
-    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(304);
+    await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(304, '');
+    expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.subscribed).toBe(false);
   });
 
   it('treats the author as subscribed until they unsubscribe', async () => {
     const issue = await s.issue();
-    await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(304);
-    await s.on(s.reporter).post(s.path(issue.iid, '/unsubscribe')).expect(201);
-    await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(201);
+    await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(304, '');
+    expect((await s.on(s.reporter).get(s.path(issue.iid)).expect(200)).body.subscribed).toBe(true);
+    expect((await s.on(s.reporter).post(s.path(issue.iid, '/unsubscribe')).expect(201)).body.subscribed).toBe(false);
+    expect((await s.on(s.reporter).post(s.path(issue.iid, '/subscribe')).expect(201)).body.subscribed).toBe(true);
   });
 
   it('needs authentication and a readable issue', async () => {
     const issue = await s.issue({ confidential: true });
-    await s.on(null).post(s.path(issue.iid, '/subscribe')).expect(401);
-    await s.on(s.outsider).post(s.path(issue.iid, '/subscribe')).expect(404);
-    await s.on(s.outsider).post(s.path(999, '/subscribe')).expect(404);
+    await s.on(null).post(s.path(issue.iid, '/subscribe')).expect(401, { message: '401 Unauthorized' });
+    await s.on(s.outsider).post(s.path(issue.iid, '/subscribe')).expect(404, { message: '404 Not found' });
+    await s.on(s.outsider).post(s.path(999, '/subscribe')).expect(404, { message: '404 Not found' });
   });
 });

@@ -19,18 +19,21 @@ describe('POST /projects/:id/issues/:issue_iid/todo', () => {
     });
     const again = await s.on(s.guest).post(s.path(issue.iid, '/todo')).send({}).expect(304);
     expect(again.text).toBe('');
+    expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body.map((t: { id: number }) => t.id)).toEqual([res.body.id]);
   });
 
   it('creates another one once the first is done', async () => {
     const issue = await s.issue();
     const todo = (await s.on(s.guest).post(s.path(issue.iid, '/todo')).expect(201)).body;
-    await s.world.as(s.guest).post(`/api/v4/todos/${todo.id}/mark_as_done`).expect(201);
-    await s.on(s.guest).post(s.path(issue.iid, '/todo')).expect(201);
+    expect((await s.world.as(s.guest).post(`/api/v4/todos/${todo.id}/mark_as_done`).expect(201)).body).toMatchObject({ id: todo.id, state: 'done' });
+    const next = (await s.on(s.guest).post(s.path(issue.iid, '/todo')).expect(201)).body;
+    expect(next).toMatchObject({ target: { id: issue.id }, state: 'pending' });
+    expect(next.id).not.toBe(todo.id);
   });
 
   it('needs authentication (401) and a readable issue (404)', async () => {
     const issue = await s.issue({ confidential: true });
-    await s.on(null).post(s.path(issue.iid, '/todo')).expect(401);
-    await s.on(s.outsider).post(s.path(issue.iid, '/todo')).expect(404);
+    await s.on(null).post(s.path(issue.iid, '/todo')).expect(401, { message: '401 Unauthorized' });
+    await s.on(s.outsider).post(s.path(issue.iid, '/todo')).expect(404, { message: '404 Not found' });
   });
 });

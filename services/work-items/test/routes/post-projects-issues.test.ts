@@ -113,7 +113,7 @@ describe('POST /projects/:id/issues', () => {
 
   describe('anonymous', () => {
     it('answers 401', async () => {
-      await world.onProject(project, null).post(path()).send({ title: 'x' }).expect(401);
+      await world.onProject(project, null).post(path()).send({ title: 'x' }).expect(401, { message: '401 Unauthorized' });
     });
   });
 });

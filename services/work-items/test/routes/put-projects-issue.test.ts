@@ -89,6 +89,6 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
   });
 
   it('is 404 for an unknown issue', async () => {
-    await as(reporter).put(path(9999)).send({ title: 'x' }).expect(404);
+    await as(reporter).put(path(9999)).send({ title: 'x' }).expect(404, { message: '404 Not found' });
   });
 });

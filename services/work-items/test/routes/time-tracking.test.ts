@@ -29,9 +29,10 @@ describe('issue time tracking', () => {
 
     it('is 403 for a guest and a non-member of a public project, 401 anonymous', async () => {
       const issue = await s.issue();
-      await s.on(s.guest).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(403);
-      await s.on(s.outsider).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(403);
-      await s.on(null).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(401);
+      await s.on(s.guest).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(403, { message: '403 Forbidden' });
+      await s.on(s.outsider).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(403, { message: '403 Forbidden' });
+      await s.on(null).post(s.path(issue.iid, '/time_estimate')).send({ duration: '1h' }).expect(401, { message: '401 Unauthorized' });
+      expect((await s.on(s.reporter).get(s.path(issue.iid, '/time_stats')).expect(200)).body.time_estimate).toBe(0);
     });
   });
 
@@ -72,7 +73,7 @@ describe('issue time tracking', () => {
       await s.on(s.reporter).post(s.path(issue.iid, '/add_spent_time')).send({ duration: '30m' }).expect(201);
       expect((await s.on(null).get(s.path(issue.iid, '/time_stats')).expect(200)).body).toEqual({ time_estimate: 0, total_time_spent: 1800, human_time_estimate: null, human_total_time_spent: '30m' });
       const secret = await s.issue({ confidential: true });
-      await s.on(null).get(s.path(secret.iid, '/time_stats')).expect(404);
+      await s.on(null).get(s.path(secret.iid, '/time_stats')).expect(404, { message: '404 Not found' });
     });
   });
 });

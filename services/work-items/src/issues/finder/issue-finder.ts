@@ -9,6 +9,12 @@ import type { FinderParent, FinderScope } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
 
+/** GitLab's issue statistics: how many of the filtered issues there are, in all and per state. */
+export interface IssueStateCounts {
+  all: number;
+  closed: number;
+  opened: number;
+}
 
 /**
  * GitLab's `IssuesFinder`: the issues `viewer` may see under `parent` (readable projects only,
@@ -39,6 +45,17 @@ export class IssueFinder {
     const q = this.filtered().select(this.knex.raw(issueColumns('i')));
     applyOrder(q, this.filters.orderBy ?? 'created_at', this.filters.sort ?? 'desc');
     return q;
+  }
+
+  /** The filtered issues counted per state (one grouped statement). */
+  async stateCounts(): Promise<IssueStateCounts> {
+    const rows: { state: string; n: string }[] = await this.filtered().select('i.state').count({ n: '*' }).groupBy('i.state');
+    const counts: IssueStateCounts = { all: 0, closed: 0, opened: 0 };
+    for (const r of rows) {
+      counts[r.state as 'opened' | 'closed'] = Number(r.n);
+      counts.all += Number(r.n);
+    }
+    return counts;
   }
 
   private base(): Knex.QueryBuilder {

@@ -1,9 +1,9 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Knex } from 'knex';
-import { COUNT_LIMIT, pageRequest, setOffsetHeaders } from '@anvil/http';
+import { COUNT_LIMIT, offsetHeaders, Page, pageRequest } from '@anvil/http';
 import { queryPrepared } from '@anvil/db';
 import type { GenerationCache } from '../../db/freshness';
-import type { IssueRow } from '../issue-row';
+import { Issue, issueFromRow, IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
 
 /**
@@ -11,7 +11,7 @@ import type { IssueFinder } from './issue-finder';
  * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
  * (a short page) and otherwise comes from `counts`, which holds it for the data generation.
  */
-export async function paginateIssues(req: Request, res: Response, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<IssueRow[]> {
+export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
   const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
   const hasNext = rows.length > perPage;
@@ -22,6 +22,5 @@ export async function paginateIssues(req: Request, res: Response, db: Knex, find
     const native = q.toSQL().toNative();
     total = await counts.get(`${native.sql}|${JSON.stringify(native.bindings)}`, async () => Number((await queryPrepared<{ n: string }>(db, native))[0].n));
   }
-  setOffsetHeaders(req, res, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext });
-  return rows.slice(0, perPage);
+  return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }
