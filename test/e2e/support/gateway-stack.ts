@@ -1,10 +1,9 @@
 import { generateToken } from '@anvil/auth';
 import { startService, TestService } from '@anvil/testing';
 import { identityService } from '@anvil/identity';
-import type { RunningGateway } from '../../src';
-import type { ServiceName } from '../../src/routes';
-import { Echo, startEcho } from './echo';
-import { startTestGateway } from './gateway';
+import type { RunningGateway, ServiceName } from '@anvil/gateway';
+import { Echo, startEcho } from '../../../gateway/test/support/echo';
+import { startTestGateway } from '../../../gateway/test/support/gateway';
 
 /** The real identity service, an echo service for every other upstream, and the gateway in front. */
 export interface Stack {

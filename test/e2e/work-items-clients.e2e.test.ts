@@ -62,7 +62,7 @@ describe('issues with real clients through the gateway', () => {
   }
 
   it('python-gitlab: create, filter, walk pages, close, subscribe/todo twice, time tracking', () => {
-    const r = spawnSync('/usr/bin/python3', [path.join(__dirname, 'e2e', 'issues_client.py')], {
+    const r = spawnSync('/usr/bin/python3', [path.join(__dirname, 'python', 'issues_client.py')], {
       env: { ...process.env, ANVIL_URL: fleet.url, DEV_TOKEN: dev.token, REPORTER_TOKEN: reporter.token, REPORTER_ID: String(reporter.id), PROJECT_ID: String(projectId), GROUP_ID: String(groupId) },
       encoding: 'utf8',
       timeout: 90_000,

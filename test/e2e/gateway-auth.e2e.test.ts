@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { api, basic, createUser, registryJwt, TestUser } from './support/fixtures';
-import { deadPort, startTestGateway } from './support/gateway';
-import { Stack, startStack } from './support/stack';
+import { api, basic, createUser, registryJwt, TestUser } from '../../gateway/test/support/fixtures';
+import { deadPort, startTestGateway } from '../../gateway/test/support/gateway';
+import { Stack, startStack } from './support/gateway-stack';
 
 let s: Stack;
 let root: { id: number; username: string };

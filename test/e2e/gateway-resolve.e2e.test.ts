@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { actor, projectScope } from '@anvil/testing';
-import { api, basic, createUser, eventually, registryJwt, TestUser } from './support/fixtures';
-import { startTestGateway } from './support/gateway';
-import { Stack, startStack } from './support/stack';
+import { api, basic, createUser, eventually, registryJwt, TestUser } from '../../gateway/test/support/fixtures';
+import { startTestGateway } from '../../gateway/test/support/gateway';
+import { Stack, startStack } from './support/gateway-stack';
 
 let s: Stack;
 let alice: TestUser; // Developer of the private project
