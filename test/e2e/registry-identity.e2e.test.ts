@@ -88,7 +88,7 @@ describe('GET users/authenticate with the token expiry from identity', () => {
 
     const other = await identity.as({ user: root }).post(`/api/v4/users/${carol.id}/personal_access_tokens`).send({ name: 'gone', scopes: ['api'] }).expect(201);
     await identity.as({ user: root }).delete(`/api/v4/personal_access_tokens/${other.body.id}`).expect(204);
-    await registry.as({ user: carol, auth: 'basic', scopes: ['api'], token_id: other.body.id }).get(`${v1i}/users/authenticate`).expect(401);
+    await registry.as({ user: carol, auth: 'basic', scopes: ['api'], token_id: other.body.id }).get(`${v1i}/users/authenticate`).expect(401, { message: '401 Unauthorized' });
   });
 });
 
