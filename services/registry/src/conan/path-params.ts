@@ -43,10 +43,10 @@ export const PACKAGE_REFERENCE = { packageReference: true } as const satisfies F
 export const REVISION_PACKAGE_REFERENCE = { recipeRevision: true, packageReference: true } as const satisfies Family;
 /** A package revision (v2 `PRR`, v1 `files/.../package/:ref/:prev`). */
 export const PACKAGE_REVISION = { recipeRevision: true, packageReference: true, packageRevision: true } as const satisfies Family;
-/** The same family with a file name (the file routes). */
-export function withFile<F extends Family>(family: F): F & { fileName: true } {
-  return { ...family, fileName: true };
-}
+/** A recipe file (v2 `RR/files/:file_name`, v1 `files/.../0/export/:file_name`). */
+export const REVISION_FILE = { ...REVISION, fileName: true } as const satisfies Family;
+/** A package file (v2 `PRR/files/:file_name`, v1 `files/.../package/:ref/:prev/:file_name`). */
+export const PACKAGE_REVISION_FILE = { ...PACKAGE_REVISION, fileName: true } as const satisfies Family;
 
 /** What a route of family `F` is handed: the recipe reference and each declared parameter, as strings. */
 export type ConanParams<F extends Family> = { ref: RecipeRef } & { [K in keyof F & Extra]: string };

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { ctx, NotFoundError } from '@anvil/http';
 import { authorizeDestroy, authorizeRead, callerOf } from '../auth/policy';
-import { type Family, PACKAGE_REVISION, RECIPE, REVISION, REVISION_PACKAGE_REFERENCE, withFile } from '../conan/path-params';
+import { type Family, PACKAGE_REVISION, PACKAGE_REVISION_FILE, RECIPE, REVISION, REVISION_FILE, REVISION_PACKAGE_REFERENCE } from '../conan/path-params';
 import { packageRefString, recipeString } from '../conan/reference';
 import { toFilesList } from '../entities/files';
 import { toRevisionEntity, toRevisionsList } from '../entities/revision';
@@ -57,14 +57,14 @@ export function mountV2(router: Router, deps: RouteDeps): void {
 
   // GET RR/files/:file_name — GitLab: Conan v2, "Download recipe files"
   router.get(`${RR}/files/:file_name`, async (req, res) => {
-    const { project, ref, recipeRevision, fileName } = scope(req, withFile(REVISION));
+    const { project, ref, recipeRevision, fileName } = scope(req, REVISION_FILE);
     authorizeRead(callerOf(ctx(req)), project);
     await serveFile(req, res, deps, project, ref, { protocol: 'v2', kind: 'recipe', recipeRevision }, fileName);
   });
 
   // PUT RR/files/:file_name — GitLab: Conan v2, "Upload recipe package files"
   router.put(`${RR}/files/:file_name`, async (req, res) => {
-    const { project, ref, recipeRevision, fileName } = scope(req, withFile(REVISION));
+    const { project, ref, recipeRevision, fileName } = scope(req, REVISION_FILE);
     await receiveFile(req, res, deps, { project, ref, target: { kind: 'recipe', recipeRevision }, fileName });
   });
 
@@ -101,14 +101,14 @@ export function mountV2(router: Router, deps: RouteDeps): void {
 
   // GET PRR/files/:file_name — GitLab: Conan v2, "Download package files"
   router.get(`${PRR}/files/:file_name`, async (req, res) => {
-    const { project, ref, recipeRevision, packageReference, packageRevision, fileName } = scope(req, withFile(PACKAGE_REVISION));
+    const { project, ref, recipeRevision, packageReference, packageRevision, fileName } = scope(req, PACKAGE_REVISION_FILE);
     authorizeRead(callerOf(ctx(req)), project);
     await serveFile(req, res, deps, project, ref, { protocol: 'v2', kind: 'package', recipeRevision, packageReference, packageRevision }, fileName);
   });
 
   // PUT PRR/files/:file_name — GitLab: Conan v2, "Upload package files"
   router.put(`${PRR}/files/:file_name`, async (req, res) => {
-    const { project, ref, recipeRevision, packageReference, packageRevision, fileName } = scope(req, withFile(PACKAGE_REVISION));
+    const { project, ref, recipeRevision, packageReference, packageRevision, fileName } = scope(req, PACKAGE_REVISION_FILE);
     await receiveFile(req, res, deps, { project, ref, target: { kind: 'package', recipeRevision, packageReference, packageRevision }, fileName });
   });
 }
