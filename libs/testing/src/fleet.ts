@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
 import { dropSchema } from '@anvil/db';
-import { processArgs, withProcessEnv } from '@anvil/runtime';
-import { TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, uniqueName } from './service';
+import type { RunningGateway } from '@anvil/gateway';
+import { processArgs, type ServiceDefinition, withProcessEnv } from '@anvil/runtime';
+import { startService, TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, testKeys, type TestService, uniqueName } from './service';
 
 export const SERVICE_NAMES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -155,4 +156,73 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     await stop();
     throw e;
   }
+}
+
+type Definitions = Partial<Record<ServiceName, ServiceDefinition<any>>>;
+type ConfigOf<D> = D extends ServiceDefinition<infer C> ? C : never;
+
+/** Services and the real gateway in this process, each service's state in reach of the test. */
+export interface LocalFleet<D extends Definitions> {
+  /** The gateway's base URL (no trailing slash; also every service's PUBLIC_URL). */
+  url: string;
+  gateway: RunningGateway;
+  services: { [K in keyof D]: TestService<ConfigOf<D[K]>> };
+  /** Stops the gateway, then whatever service is still running, and removes the shared storage. */
+  stop(): Promise<void>;
+}
+
+export interface LocalFleetOptions<D extends Definitions> {
+  /** The services to start, by name; identity (when given) first, so the others are pointed at it. */
+  services: D;
+  /** Settings of one service only. */
+  serviceEnv?: Partial<Record<keyof D, Record<string, string>>>;
+  /** Settings of the gateway only. */
+  gatewayEnv?: Record<string, string>;
+}
+
+/** `stop` made safe to call again: a test may stop a service itself. */
+function stopOnce<S extends { stop(): Promise<void> }>(svc: S): S {
+  const stop = svc.stop.bind(svc);
+  let stopped: Promise<void> | undefined;
+  return Object.assign(svc, { stop: () => (stopped ??= stop()) });
+}
+
+/**
+ * Starts `services` in this process (`startService`: fresh schemas, in-process bus, trusting the test
+ * signing key), pointed at each other, and the real gateway in front on a port of its own, signing
+ * with the test key, wired as in production (signed contexts over HTTP). The gateway and the
+ * services share one storage directory and one Conan JWT secret, as in every deployment. For tests
+ * that reach into a service's database or storage, or the gateway's caches, while they drive the API.
+ */
+export async function startLocalFleet<D extends Definitions>(opts: LocalFleetOptions<D>): Promise<LocalFleet<D>> {
+  const { startGateway } = await import('@anvil/gateway');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const shared = { STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'anvil-fleet-')), CONAN_JWT_SECRET: generateToken('conan-'), PUBLIC_URL: url };
+  const urls: Record<string, string> = {};
+  const services: Partial<Record<ServiceName, TestService<any>>> = {};
+  const defs = (Object.entries(opts.services) as [ServiceName, ServiceDefinition<any> | undefined][]).sort(([a], [b]) => Number(b === 'identity') - Number(a === 'identity'));
+  let gateway: RunningGateway | undefined;
+  const stop = async () => {
+    await gateway?.stop();
+    for (const [n] of [...defs].reverse()) await services[n]?.stop();
+    rmSync(shared.STORAGE_DIR, { recursive: true, force: true });
+  };
+  try {
+    for (const [n, def] of defs) {
+      if (!def) continue;
+      const svc = await startService(def, { env: { ...shared, ...urls, ...opts.serviceEnv?.[n] } });
+      services[n] = stopOnce(svc);
+      urls[URL_VARS[n]] = svc.url;
+    }
+    gateway = await startGateway({
+      port,
+      env: { ...shared, ...urls, PORT: String(port), GATEWAY_PRIVATE_KEY: testKeys.privateKey, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.gatewayEnv },
+    });
+    gateway = stopOnce(gateway);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url, gateway, services: services as LocalFleet<D>['services'], stop };
 }

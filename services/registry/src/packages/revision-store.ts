@@ -1,79 +1,63 @@
 import type { Db } from '@anvil/db';
 import { V1_REVISION } from '../conan/reference';
-import type { ConanInfo } from '../conan/conaninfo';
-import { type PackageReference, type PackageReferenceRow, type Revision, type RevisionRow, toPackageReference, toRevision } from './types';
+import { type PackageReference, type PackageReferenceRow, type Revision, toPackageReference, toRevision } from './types';
 
 /** Most revisions or files one listing returns (GitLab's MAX_FILES_COUNT / revisions limit). */
 export const MAX_LISTED = 1000;
 
-async function ensure(trx: Db, table: string, parent: Record<string, number>, revision: string): Promise<Revision> {
-  const existing = await trx(table).where({ ...parent, revision }).first();
-  if (existing) return toRevision(existing);
-  const inserted = await trx(table).insert({ ...parent, revision }).onConflict([...Object.keys(parent), 'revision']).ignore().returning('*');
-  if (inserted.length) return toRevision(inserted[0] as RevisionRow);
-  const row = await trx(table).where({ ...parent, revision }).first();
-  if (!row) throw new Error(`${table}: revision vanished while being created`);
-  return toRevision(row);
+/** The reads and deletes of one revision table, each revision under one parent row. */
+export interface RevisionStore {
+  find(db: Db, parentId: number, revision: string): Promise<Revision | null>;
+  /** v2 revisions (not `0`), newest (highest id) first, at most MAX_LISTED. */
+  listV2(db: Db, parentId: number): Promise<Revision[]>;
+  /** The newest v2 revision (highest id), or null. */
+  latestV2(db: Db, parentId: number): Promise<Revision | null>;
+  /** The v1 view: revision `0` when v1 wrote one, else the newest v2 revision. */
+  forV1(db: Db, parentId: number): Promise<Revision | null>;
+  /** How many v2 revisions (not `0`) the parent has. */
+  countV2(db: Db, parentId: number): Promise<number>;
+  delete(trx: Db, id: number): Promise<void>;
 }
 
-/** Recipe revisions (`conan_recipe_revisions`); `0` is the v1 revision, hidden from v2 listings. */
-export const recipeRevisionStore = {
-  /** The recipe revision, created when missing. */
-  ensure(trx: Db, packageId: number, revision: string): Promise<Revision> {
-    return ensure(trx, 'conan_recipe_revisions', { package_id: packageId }, revision);
-  },
+/** A revision store over `table`, whose rows hang off their parent by `parentColumn`. */
+function revisionStore(table: string, parentColumn: string): RevisionStore {
+  const of = (db: Db, parentId: number) => db(table).where({ [parentColumn]: parentId });
+  const v2Of = (db: Db, parentId: number) => of(db, parentId).whereNot({ revision: V1_REVISION });
+  return {
+    async find(db, parentId, revision) {
+      const row = await of(db, parentId).where({ revision }).first();
+      return row ? toRevision(row) : null;
+    },
+    async listV2(db, parentId) {
+      const rows = await v2Of(db, parentId).orderBy('id', 'desc').limit(MAX_LISTED);
+      return rows.map(toRevision);
+    },
+    async latestV2(db, parentId) {
+      const row = await v2Of(db, parentId).orderBy('id', 'desc').first();
+      return row ? toRevision(row) : null;
+    },
+    async forV1(db, parentId) {
+      const row = await of(db, parentId).orderByRaw('(revision = ?) desc, id desc', [V1_REVISION]).first();
+      return row ? toRevision(row) : null;
+    },
+    async countV2(db, parentId) {
+      const r = await v2Of(db, parentId).count<{ count: string }[]>('id as count');
+      return Number(r[0].count);
+    },
+    async delete(trx, id) {
+      await trx(table).where({ id }).delete();
+    },
+  };
+}
 
-  async find(db: Db, packageId: number, revision: string): Promise<Revision | null> {
-    const row = await db('conan_recipe_revisions').where({ package_id: packageId, revision }).first();
-    return row ? toRevision(row) : null;
-  },
+/** Recipe revisions (`conan_recipe_revisions`) of a package; `0` is the v1 revision, hidden from v2 listings. */
+export const recipeRevisionStore = revisionStore('conan_recipe_revisions', 'package_id');
 
-  /** v2 revisions (not `0`), newest (highest id) first, at most 1000. */
-  async listV2(db: Db, packageId: number): Promise<Revision[]> {
-    const rows = await db('conan_recipe_revisions').where({ package_id: packageId }).whereNot({ revision: V1_REVISION }).orderBy('id', 'desc').limit(MAX_LISTED);
-    return rows.map(toRevision);
-  },
-
-  /** The newest v2 revision (highest id), or null. */
-  async latestV2(db: Db, packageId: number): Promise<Revision | null> {
-    const row = await db('conan_recipe_revisions').where({ package_id: packageId }).whereNot({ revision: V1_REVISION }).orderBy('id', 'desc').first();
-    return row ? toRevision(row) : null;
-  },
-
-  /** The v1 view of a package: revision `0` when v1 wrote one, else the newest v2 revision. */
-  async forV1(db: Db, packageId: number): Promise<Revision | null> {
-    const row = await db('conan_recipe_revisions')
-      .where({ package_id: packageId })
-      .orderByRaw('(revision = ?) desc, id desc', [V1_REVISION])
-      .first();
-    return row ? toRevision(row) : null;
-  },
-
-  /** How many v2 revisions (not `0`) the package has. */
-  async countV2(db: Db, packageId: number): Promise<number> {
-    const r = await db('conan_recipe_revisions').where({ package_id: packageId }).whereNot({ revision: V1_REVISION }).count<{ count: string }[]>('id as count');
-    return Number(r[0].count);
-  },
-
-  async delete(trx: Db, id: number): Promise<void> {
-    await trx('conan_recipe_revisions').where({ id }).delete();
-  },
-};
+/** Package revisions (`conan_package_revisions`) of a package reference; `0` is the v1 revision. */
+export const packageRevisionStore = revisionStore('conan_package_revisions', 'package_reference_id');
 
 /** Package references (`conan_package_references`) and their conaninfo metadata. */
 export const packageReferenceStore = {
-  /** The reference under a recipe revision, created when missing. */
-  async ensure(trx: Db, packageId: number, recipeRevisionId: number, reference: string): Promise<PackageReference> {
-    const values = { package_id: packageId, recipe_revision_id: recipeRevisionId, reference };
-    const existing = await trx<PackageReferenceRow>('conan_package_references').where(values).first();
-    if (existing) return toPackageReference(existing);
-    const inserted = await trx<PackageReferenceRow>('conan_package_references').insert(values).onConflict(['recipe_revision_id', 'reference']).ignore().returning('*');
-    if (inserted.length) return toPackageReference(inserted[0] as PackageReferenceRow);
-    const row = await trx<PackageReferenceRow>('conan_package_references').where(values).first();
-    if (!row) throw new Error('package reference vanished while being created');
-    return toPackageReference(row);
-  },
-
   async find(db: Db, recipeRevisionId: number, reference: string): Promise<PackageReference | null> {
     const row = await db<PackageReferenceRow>('conan_package_references').where({ recipe_revision_id: recipeRevisionId, reference }).first();
     return row ? toPackageReference(row) : null;
@@ -88,51 +72,7 @@ export const packageReferenceStore = {
     return rows.map(toPackageReference);
   },
 
-  async setInfo(trx: Db, id: number, info: ConanInfo): Promise<void> {
-    await trx('conan_package_references').where({ id }).update({ info: JSON.stringify(info) });
-  },
-
   async delete(trx: Db, id: number): Promise<void> {
     await trx('conan_package_references').where({ id }).delete();
-  },
-};
-
-/** Package revisions (`conan_package_revisions`); `0` is the v1 revision. */
-export const packageRevisionStore = {
-  ensure(trx: Db, packageReferenceId: number, revision: string): Promise<Revision> {
-    return ensure(trx, 'conan_package_revisions', { package_reference_id: packageReferenceId }, revision);
-  },
-
-  async find(db: Db, packageReferenceId: number, revision: string): Promise<Revision | null> {
-    const row = await db('conan_package_revisions').where({ package_reference_id: packageReferenceId, revision }).first();
-    return row ? toRevision(row) : null;
-  },
-
-  /** v2 revisions (not `0`) of a reference, newest first, at most 1000. */
-  async listV2(db: Db, packageReferenceId: number): Promise<Revision[]> {
-    const rows = await db('conan_package_revisions')
-      .where({ package_reference_id: packageReferenceId })
-      .whereNot({ revision: V1_REVISION })
-      .orderBy('id', 'desc')
-      .limit(MAX_LISTED);
-    return rows.map(toRevision);
-  },
-
-  /** The v1 view: revision `0` when v1 wrote one, else the newest. */
-  async forV1(db: Db, packageReferenceId: number): Promise<Revision | null> {
-    const row = await db('conan_package_revisions')
-      .where({ package_reference_id: packageReferenceId })
-      .orderByRaw('(revision = ?) desc, id desc', [V1_REVISION])
-      .first();
-    return row ? toRevision(row) : null;
-  },
-
-  async countV2(db: Db, packageReferenceId: number): Promise<number> {
-    const r = await db('conan_package_revisions').where({ package_reference_id: packageReferenceId }).whereNot({ revision: V1_REVISION }).count<{ count: string }[]>('id as count');
-    return Number(r[0].count);
-  },
-
-  async delete(trx: Db, id: number): Promise<void> {
-    await trx('conan_package_revisions').where({ id }).delete();
   },
 };

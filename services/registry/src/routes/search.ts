@@ -5,7 +5,8 @@ import { toPackageReferencesInfo, toSearchResults } from '../entities/search';
 import { conanFinder } from '../packages/conan-finder';
 import { packageReferenceStore } from '../packages/revision-store';
 import { searchPackages } from '../packages/search-service';
-import { conanParams, type Level, type Protocol, recipeProject, routeProject } from './conan-params';
+import { RECIPE, REVISION } from '../conan/path-params';
+import { type Level, type Protocol, recipeScope, routeProject } from './conan-params';
 import { R, RR, type RouteDeps } from './route-deps';
 
 const searchParams = params({ q: p.string().required(), ignorecase: p.boolean() });
@@ -26,8 +27,7 @@ export function mountSearch(router: Router, deps: RouteDeps, level: Level, proto
 
   // GET R/search — GitLab: Conan shared endpoints, "Get package references metadata"
   router.get(`${R}/search`, async (req, res) => {
-    const { ref } = conanParams(req, level, protocol);
-    const project = recipeProject(req, level, ref);
+    const { ref, project } = recipeScope(req, level, protocol, RECIPE);
     authorizeRead(callerOf(ctx(req)), project);
     const pkg = await conanFinder.package(db, project.id, ref);
     res.json(toPackageReferencesInfo(await packageReferenceStore.list(db, { packageId: pkg.id })));
@@ -36,11 +36,10 @@ export function mountSearch(router: Router, deps: RouteDeps, level: Level, proto
   if (protocol !== 'v2') return;
   // GET RR/search — GitLab: Conan v2, "Get package references metadata for a recipe revision"
   router.get(`${RR}/search`, async (req, res) => {
-    const { ref, recipeRevision } = conanParams(req, level, protocol, { recipeRevision: true });
-    const project = recipeProject(req, level, ref);
+    const { ref, recipeRevision, project } = recipeScope(req, level, protocol, REVISION);
     authorizeRead(callerOf(ctx(req)), project);
     const pkg = await conanFinder.package(db, project.id, ref);
-    const rrev = await conanFinder.recipeRevision(db, pkg, recipeRevision!);
+    const rrev = await conanFinder.recipeRevision(db, pkg, recipeRevision);
     res.json(toPackageReferencesInfo(await packageReferenceStore.list(db, { recipeRevisionId: rrev.id })));
   });
 }

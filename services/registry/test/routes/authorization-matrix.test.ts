@@ -99,8 +99,9 @@ describe('defence in depth: a private project forwarded without membership', () 
 
   it('treats Basic username:password (no token) as nobody', async () => {
     const p = project('private', AccessLevel.OWNER);
-    await svc.as({ user: user('pw'), auth: 'basic', scopes: ['api'], project: p }).get(`${v2(p)}/${recipePath(p)}/latest`).expect(404);
-    await svc.as({ user: user('pw'), auth: 'basic', scopes: ['api'], project: p }).put(`${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`).send('x').expect(401);
+    await svc.as({ user: user('pw'), auth: 'basic', scopes: ['api'], project: p }).get(`${v2(p)}/${recipePath(p)}/latest`).expect(404, { message: '404 Project Not Found' });
+    await svc.as({ user: user('pw'), auth: 'basic', scopes: ['api'], project: p }).put(`${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`).send('x').expect(401, { message: '401 Unauthorized' });
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
   });
 
   it('refuses writes with a read_api token (403 insufficient_scope) and allows its reads', async () => {

@@ -59,6 +59,13 @@ describe('v1 package reference and revision parameters', () => {
   it('accepts a v1 package revision other than 0 (GitLab has no rule for it) and stores under 0', async () => {
     const F = `${v1p(p)}/files/hello/2.0/${U}/stable/0/package/${PKG_ID}`;
     await svc.as(who).put(`${F}/abc/conan_package.tgz`).send('b').expect(200);
-    await svc.as(who).get(`${F}/0/conan_package.tgz`).expect(200);
+    const got = await svc.as(who).get(`${F}/0/conan_package.tgz`).expect(200);
+    expect(got.body.toString()).toBe('b');
+    const stored = await svc.deps.db('conan_package_revisions as v')
+      .join('conan_package_references as r', 'r.id', 'v.package_reference_id')
+      .join('conan_packages as p', 'p.id', 'r.package_id')
+      .where({ 'p.project_id': p.id, 'p.version': '2.0' })
+      .pluck('v.revision');
+    expect(stored).toEqual(['0']);
   });
 });

@@ -24,7 +24,7 @@ describe('GET /packages/conan/v1/ping and /projects/:id/packages/conan/v1/ping',
 
   it('has no v2 ping (Conan 2 pings v1)', async () => {
     const p = project('public');
-    await svc.as(anon(p)).get(`${v2(p)}/ping`).expect(404);
+    await svc.as(anon(p)).get(`${v2(p)}/ping`).expect(404, { error: '404 Not Found' });
   });
 });
 

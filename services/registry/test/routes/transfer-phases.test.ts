@@ -108,7 +108,7 @@ describe('a stored upload (transfer.phase = stored)', () => {
     const dev = user('phase-dev4');
     const file = `${v2(p)}/${recipePath(p)}/revisions/${RREV}/files/conanfile.py`;
     const outside = { key: 'conan/aa/bb/other-file', size: 1, md5: md5('x'), sha1: 'a'.repeat(40), sha256: 'b'.repeat(64) };
-    await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: outside } }).put(file).expect(400);
+    await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: outside } }).put(file).expect(400, { message: '400 Bad request - upload is invalid' });
     const big = await stored(Buffer.alloc(1024 * 1024 + 1));
     const r = await svc.as({ ...asUser(dev, p), transfer: { phase: 'stored', upload: big } }).put(file).expect(400);
     expect(r.body).toEqual({ message: '400 Bad request - File is too large' });

@@ -47,7 +47,7 @@ describe('GET users/authenticate', () => {
     });
 
     it('answers 401 for Basic username:password (no token behind it)', async () => {
-      await svc.as({ user: dev, auth: 'basic', scopes: ['api'], project: p }).get(path).expect(401);
+      await svc.as({ user: dev, auth: 'basic', scopes: ['api'], project: p }).get(path).expect(401, { message: '401 Unauthorized' });
     });
   });
 
@@ -99,7 +99,7 @@ describe('GET users/check_credentials', () => {
   });
 
   it('has no instance-level v2 check_credentials', async () => {
-    await svc.as(asUser(dev)).get('/api/v4/packages/conan/v2/users/check_credentials').expect(404);
+    await svc.as(asUser(dev)).get('/api/v4/packages/conan/v2/users/check_credentials').expect(404, { error: '404 Not Found' });
   });
 
   it('accepts a read_api token (GET)', async () => {

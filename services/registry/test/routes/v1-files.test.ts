@@ -42,8 +42,9 @@ describe.each([
 
     it('answers 401 to nobody, 403 to a reporter', async () => {
       const { p, F } = setup('public', AccessLevel.REPORTER);
-      await svc.as(anon(p)).put(`${F}/export/conanfile.py`).send('x').expect(401);
+      await svc.as(anon(p)).put(`${F}/export/conanfile.py`).send('x').expect(401, { message: '401 Unauthorized' });
       await svc.as(asUser(user(), p)).put(`${F}/export/conanfile.py`).send('x').expect(403, { message: '403 Forbidden' });
+      expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
     });
   });
 

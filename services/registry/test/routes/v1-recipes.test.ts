@@ -79,7 +79,7 @@ describe.each(levels)('v1 recipe routes at %s level', (_level, prefixOf, urlBase
     const { who, C, p, files } = await fresh();
     await svc.as(who).post(`${C}/upload_urls`).send(['conanfile.py']).expect(400, { message: '400 Bad request' });
     await svc.as(who).post(`${C}/upload_urls`).set('Content-Type', 'text/plain').send('{"conanfile.py": 1}').expect(200, { 'conanfile.py': `${files}/export/conanfile.py` });
-    await svc.as(anon({ ...p, visibility: 'public' })).post(`${C}/upload_urls`).send({}).expect(401);
+    await svc.as(anon({ ...p, visibility: 'public' })).post(`${C}/upload_urls`).send({}).expect(401, { message: '401 Unauthorized' });
   });
 
   it('POST upload_urls needs read access only, as GitLab’s code: a reporter gets the URLs, then 403 on the PUT', async () => {

@@ -42,7 +42,7 @@ describe('GET /projects/:id/packages/conan/v2/conans/PR/latest', () => {
     await seedV2(svc, p, who);
     await seedV2(svc, p, who, { prev: PREV2 });
     const r = await svc.as(who).get(`${PR}/latest`).expect(200);
-    expect(r.body).toEqual({ revision: PREV2, time: expect.stringMatching(/\.\d{3}Z$/) });
+    expect(r.body).toEqual({ revision: PREV2, time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/) });
   });
 
   it('answers 404 Revision Not Found when there is none', async () => {
@@ -68,7 +68,9 @@ describe('PUT and GET /projects/:id/packages/conan/v2/conans/PRR/files/:file_nam
     await seedV2(svc, p, who);
     await svc.as(who).get(`${PR}/revisions/${PREV2}/files/conan_package.tgz`).expect(404, { message: '404 Not found' });
     const rp = { ...p, access_level: AccessLevel.REPORTER };
-    await svc.as(asUser(user(), rp)).put(`${PR}/revisions/${PREV}/files/conan_package.tgz`).send('x').expect(403);
+    await svc.as(asUser(user(), rp)).put(`${PR}/revisions/${PREV}/files/conan_package.tgz`).send('x').expect(403, { message: '403 Forbidden' });
+    const kept = await svc.as(who).get(`${PR}/revisions/${PREV}/files/conan_package.tgz`).expect(200);
+    expect(kept.body.toString()).toBe('tgz-bytes');
   });
 
   it('refuses a package revision that is not a hash', async () => {
@@ -99,7 +101,7 @@ describe('DELETE /projects/:id/packages/conan/v2/conans/PRR', () => {
     await svc.as(who).delete(`${PR}/revisions/${PREV}`).expect(200);
     const r = await svc.as(who).get(`${PR}/revisions`).expect(200);
     expect(r.body.revisions.map((x: { revision: string }) => x.revision)).toEqual([PREV2]);
-    await svc.as(who).get(`${PR}/revisions/${PREV}/files/conan_package.tgz`).expect(404);
+    await svc.as(who).get(`${PR}/revisions/${PREV}/files/conan_package.tgz`).expect(404, { message: '404 Not found' });
   });
 
   it('deletes the package reference (and its metadata) with its only revision', async () => {
@@ -107,7 +109,7 @@ describe('DELETE /projects/:id/packages/conan/v2/conans/PRR', () => {
     await seedV2(svc, p, who);
     await svc.as(who).delete(`${PR}/revisions/${PREV}`).expect(200);
     await svc.as(who).get(`${R}/search`).expect(200, {});
-    await svc.as(who).get(`${R}/latest`).expect(200);
+    await svc.as(who).get(`${R}/latest`).expect(200).then((x) => expect(x.body.revision).toBe(RREV));
     expect(await svc.deps.db('conan_package_references').where({ reference: PKG_ID }).join('conan_packages as p', 'p.id', 'conan_package_references.package_id').where('p.project_id', p.id)).toEqual([]);
   });
 
@@ -115,8 +117,9 @@ describe('DELETE /projects/:id/packages/conan/v2/conans/PRR', () => {
     const { p, who, PR } = await setup();
     await seedV2(svc, p, who);
     await svc.as(who).delete(`${PR}/revisions/${PREV2}`).expect(404, { message: '404 Package Revision Not Found' });
-    await svc.as(asUser(user(), { ...p, access_level: AccessLevel.DEVELOPER })).delete(`${PR}/revisions/${PREV}`).expect(403);
-    await svc.as(anon({ ...p, visibility: 'public' })).delete(`${PR}/revisions/${PREV}`).expect(401);
+    await svc.as(asUser(user(), { ...p, access_level: AccessLevel.DEVELOPER })).delete(`${PR}/revisions/${PREV}`).expect(403, { message: '403 Forbidden' });
+    await svc.as(anon({ ...p, visibility: 'public' })).delete(`${PR}/revisions/${PREV}`).expect(401, { message: '401 Unauthorized' });
+    await svc.as(who).get(`${PR}/latest`).expect(200).then((x) => expect(x.body.revision).toBe(PREV));
   });
 });
 

@@ -17,8 +17,8 @@ describe('GET /projects/:id/packages/conan/v2/conans/R/latest', () => {
     await seedV2(svc, p, who, { rrev: RREV2 });
     const rows = await svc.deps.db('conan_recipe_revisions').orderBy('id');
     const r = await svc.as(who).get(`${R}/latest`).expect(200);
-    expect(r.body).toEqual({ revision: RREV2, time: rows[1].created_at.toISOString() });
-    expect(r.body.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(r.body).toEqual({ revision: RREV2, time: rows[1].created_at.toISOString().replace(/Z$/, '+0000') });
+    expect(r.body.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
   });
 
   it('answers 404 Package Not Found for an unknown recipe', async () => {
@@ -44,6 +44,9 @@ describe('GET /projects/:id/packages/conan/v2/conans/R/revisions', () => {
     expect(r.body.reference).toBe(`hello/1.0@group+project-${p.id}/stable`);
     expect(r.body.revisions.map((x: { revision: string }) => x.revision)).toEqual([RREV2, RREV]);
     expect(Object.keys(r.body.revisions[0])).toEqual(['revision', 'time']);
+    const pkg = await svc.deps.db('conan_packages').where({ project_id: p.id }).first();
+    const row = await svc.deps.db('conan_recipe_revisions').where({ package_id: pkg.id, revision: RREV2 }).first();
+    expect(r.body.revisions[0].time).toBe(row.created_at.toISOString().replace(/Z$/, '+0000'));
   });
 
   it('answers 404 Package Not Found for an unknown recipe (Conan 2’s “not uploaded yet”)', async () => {

@@ -3,9 +3,9 @@ import net from 'node:net';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { S3Storage } from '@anvil/storage';
 import { AccessLevel } from '@anvil/auth';
-import { registryJwt, startMiniFleet, uploadsStillReceiving, userWithProject, type MiniFleet } from './e2e-fleet';
-import { md5, RREV, sha1 } from './helpers';
-import { startS3 } from './s3rver';
+import { registryJwt, startMiniFleet, uploadsStillReceiving, userWithProject, type MiniFleet } from './registry-fleet';
+import { md5, RREV, sha1 } from '../../services/registry/test/helpers';
+import { startS3 } from '../../services/registry/test/s3rver';
 
 /** Accelerated transfers when the registry (and so the gateway) store files on S3. */
 let s3: Awaited<ReturnType<typeof startS3>>;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AccessLevel, type Actor, type ProjectScope } from '@anvil/auth';
-import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
-import { PKG_ID, PREV, RREV } from './helpers';
+import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './registry-fleet';
+import { PKG_ID, PREV, RREV } from '../../services/registry/test/helpers';
 
 /**
  * Reused answers through the real gateway: a v2 file asked again by the same caller is sent from

@@ -4,8 +4,8 @@ import path from 'node:path';
 import http from 'node:http';
 import { AccessLevel, UPLOADS_PREFIX } from '@anvil/auth';
 import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
-import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
-import { md5, PKG_ID, PREV, RREV, sha1, sha256 } from './helpers';
+import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './registry-fleet';
+import { md5, PKG_ID, PREV, RREV, sha1, sha256 } from '../../services/registry/test/helpers';
 
 /**
  * Accelerated transfers through the real gateway: the gateway stores upload bodies and sends stored

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { pickWith as pick, seededRandom } from '@anvil/testing';
-import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
-import { RREV } from './helpers';
+import { basic, registryJwt, startMiniFleet, userWithProject, type MiniFleet } from './registry-fleet';
+import { RREV } from '../../services/registry/test/helpers';
 
 /**
  * Every registry route through the real gateway, with requests a hostile or broken client sends:

@@ -1,8 +1,9 @@
 import { AccessLevel, type Actor } from '@anvil/auth';
-import { startGateway, type RunningGateway } from '@anvil/gateway';
+import type { RunningGateway } from '@anvil/gateway';
 import { identityService } from '@anvil/identity';
-import { freePort, startService, TEST_INTERNAL_TOKEN, testKeys, type TestService } from '@anvil/testing';
-import { startRegistry, type Registry } from './helpers';
+import { registryService } from '@anvil/registry';
+import { startLocalFleet, type TestService } from '@anvil/testing';
+import type { Registry } from '../../services/registry/test/helpers';
 
 /** Identity, registry and the real gateway in this process, wired as in production (signed contexts, HTTP). */
 export interface MiniFleet {
@@ -14,53 +15,22 @@ export interface MiniFleet {
   stop(): Promise<void>;
 }
 
-/** The registry's storage settings, for the gateway. */
-function storageEnv(registry: Registry): Record<string, string> {
-  const c = registry.deps.config;
-  const all: Record<string, string | boolean | null | undefined> = {
-    STORAGE_DRIVER: c.STORAGE_DRIVER, STORAGE_DIR: c.STORAGE_DIR, S3_ENDPOINT: c.S3_ENDPOINT, S3_BUCKET: c.S3_BUCKET, S3_REGION: c.S3_REGION,
-    S3_ACCESS_KEY_ID: c.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: c.S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE,
-  };
-  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, String(v)]));
+/** The storage settings among `env`: the gateway stores and sends the registry's files, so it gets the same. */
+function storageEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('STORAGE_') || k.startsWith('S3_')));
 }
 
-/** Starts the three with the gateway on a known port (so PUBLIC_URL is its own URL). */
+/** Starts the three (`startLocalFleet`), with extra registry and gateway settings as given; the gateway asks identity about every credential (no auth cache). */
 export async function startMiniFleet(registryEnv: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<MiniFleet> {
-  const identity = await startService(identityService);
-  const registry = await startRegistry({ IDENTITY_URL: identity.url, ...registryEnv });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const gateway = await startGateway({
-    port,
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      GATEWAY_PRIVATE_KEY: testKeys.privateKey,
-      INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
-      IDENTITY_URL: identity.url,
-      REGISTRY_URL: registry.url,
-      CONAN_JWT_SECRET: 'test-conan-secret',
-      // accelerated transfers: the gateway shares the registry's storage, as in every deployment
-      ...storageEnv(registry),
-      LOG_LEVEL: 'silent',
-      AUTH_CACHE_TTL_MS: '0',
-      ...gatewayEnv,
-    },
+  const fleet = await startLocalFleet({
+    services: { identity: identityService, registry: registryService },
+    serviceEnv: { registry: registryEnv },
+    gatewayEnv: { ...storageEnv(registryEnv), AUTH_CACHE_TTL_MS: '0', ...gatewayEnv },
   });
+  const { identity, registry } = fleet.services;
   const row = await identity.deps.db('users').where({ username: 'root' }).first();
   const root: Actor = { id: Number(row.id), username: 'root', name: row.name, admin: true, state: 'active' };
-  return {
-    url,
-    identity,
-    registry,
-    gateway,
-    root,
-    async stop() {
-      await gateway.stop();
-      await registry.stop();
-      await identity.stop();
-    },
-  };
+  return { url: fleet.url, identity, registry, gateway: fleet.gateway, root, stop: fleet.stop };
 }
 
 /** A user with a private project of their own and an `api` personal access token, made through identity. */

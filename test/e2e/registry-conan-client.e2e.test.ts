@@ -9,8 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { projectStoragePrefix } from '../src/packages/storage-keys';
-import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { projectStoragePrefix } from '../../services/registry/src/packages/storage-keys';
+import { startMiniFleet, userWithProject, type MiniFleet } from './registry-fleet';
 
 const run = promisify(execFile);
 const CONAN2 = process.env.CONAN2_SRC;

@@ -1,4 +1,4 @@
-import { startMiniFleet, userWithProject, type MiniFleet } from './e2e-fleet';
+import { startMiniFleet, userWithProject, type MiniFleet } from './registry-fleet';
 
 /**
  * What the gateway's signed context tells the registry so it need not ask identity: the expiry of the
@@ -11,10 +11,8 @@ beforeAll(async () => {
   f = await startMiniFleet({ IDENTITY_URL: 'http://127.0.0.1:9' });
 }, 60_000);
 afterAll(async () => {
-  // the last test stops the registry itself
-  await f?.gateway.stop();
-  await f?.registry.stop().catch(() => undefined);
-  await f?.identity.stop();
+  // the last test stops the registry itself; the fleet stops what is still running
+  await f?.stop();
 });
 
 const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as { exp: number; access_token: number; user_id: number };

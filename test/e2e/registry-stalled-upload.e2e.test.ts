@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { UPLOADS_PREFIX } from '@anvil/auth';
 import { PREAUTHORIZE_ABOVE } from '@anvil/gateway';
-import { registryJwt, startMiniFleet, uploadsStillReceiving, userWithProject, type MiniFleet } from './e2e-fleet';
-import { RREV } from './helpers';
+import { registryJwt, startMiniFleet, uploadsStillReceiving, userWithProject, type MiniFleet } from './registry-fleet';
+import { RREV } from '../../services/registry/test/helpers';
 
 /**
  * Accelerated transfers whose client stalls, through the real gateway with short client timeouts: an
