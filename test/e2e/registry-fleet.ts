@@ -1,5 +1,5 @@
 import { AccessLevel, type Actor } from '@anvil/auth';
-import type { RunningGateway } from '@anvil/gateway';
+import { type RunningGateway, startGateway } from '@anvil/gateway';
 import { identityService } from '@anvil/identity';
 import { registryService } from '@anvil/registry';
 import { startLocalFleet, type TestService } from '@anvil/testing';
@@ -24,6 +24,7 @@ function storageEnv(env: Record<string, string>): Record<string, string> {
 export async function startMiniFleet(registryEnv: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<MiniFleet> {
   const fleet = await startLocalFleet({
     services: { identity: identityService, registry: registryService },
+    startGateway,
     serviceEnv: { registry: registryEnv },
     gatewayEnv: { ...storageEnv(registryEnv), AUTH_CACHE_TTL_MS: '0', ...gatewayEnv },
   });

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
 import { dropSchema } from '@anvil/db';
-import type { RunningGateway } from '@anvil/gateway';
 import { processArgs, type ServiceDefinition, withProcessEnv } from '@anvil/runtime';
 import { startService, TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, testKeys, type TestService, uniqueName } from './service';
 
@@ -162,18 +161,25 @@ type Definitions = Partial<Record<ServiceName, ServiceDefinition<any>>>;
 type ConfigOf<D> = D extends ServiceDefinition<infer C> ? C : never;
 
 /** Services and the real gateway in this process, each service's state in reach of the test. */
-export interface LocalFleet<D extends Definitions> {
+/** What the fleet needs of a started gateway. */
+export interface StoppableGateway {
+  stop(): Promise<void>;
+}
+
+export interface LocalFleet<D extends Definitions, G extends StoppableGateway> {
   /** The gateway's base URL (no trailing slash; also every service's PUBLIC_URL). */
   url: string;
-  gateway: RunningGateway;
+  gateway: G;
   services: { [K in keyof D]: TestService<ConfigOf<D[K]>> };
   /** Stops the gateway, then whatever service is still running, and removes the shared storage. */
   stop(): Promise<void>;
 }
 
-export interface LocalFleetOptions<D extends Definitions> {
+export interface LocalFleetOptions<D extends Definitions, G extends StoppableGateway> {
   /** The services to start, by name; identity (when given) first, so the others are pointed at it. */
   services: D;
+  /** Starts the gateway: the caller passes `@anvil/gateway`'s `startGateway` (this lib sits below the gateway). */
+  startGateway(options: { port: number; env: Record<string, string> }): Promise<G>;
   /** Settings of one service only. */
   serviceEnv?: Partial<Record<keyof D, Record<string, string>>>;
   /** Settings of the gateway only. */
@@ -194,15 +200,14 @@ function stopOnce<S extends { stop(): Promise<void> }>(svc: S): S {
  * services share one storage directory and one Conan JWT secret, as in every deployment. For tests
  * that reach into a service's database or storage, or the gateway's caches, while they drive the API.
  */
-export async function startLocalFleet<D extends Definitions>(opts: LocalFleetOptions<D>): Promise<LocalFleet<D>> {
-  const { startGateway } = await import('@anvil/gateway');
+export async function startLocalFleet<D extends Definitions, G extends StoppableGateway>(opts: LocalFleetOptions<D, G>): Promise<LocalFleet<D, G>> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const shared = { STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'anvil-fleet-')), CONAN_JWT_SECRET: generateToken('conan-'), PUBLIC_URL: url };
   const urls: Record<string, string> = {};
   const services: Partial<Record<ServiceName, TestService<any>>> = {};
   const defs = (Object.entries(opts.services) as [ServiceName, ServiceDefinition<any> | undefined][]).sort(([a], [b]) => Number(b === 'identity') - Number(a === 'identity'));
-  let gateway: RunningGateway | undefined;
+  let gateway: G | undefined;
   const stop = async () => {
     await gateway?.stop();
     for (const [n] of [...defs].reverse()) await services[n]?.stop();
@@ -215,7 +220,7 @@ export async function startLocalFleet<D extends Definitions>(opts: LocalFleetOpt
       services[n] = stopOnce(svc);
       urls[URL_VARS[n]] = svc.url;
     }
-    gateway = await startGateway({
+    gateway = await opts.startGateway({
       port,
       env: { ...shared, ...urls, PORT: String(port), GATEWAY_PRIVATE_KEY: testKeys.privateKey, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.gatewayEnv },
     });
@@ -224,5 +229,5 @@ export async function startLocalFleet<D extends Definitions>(opts: LocalFleetOpt
     await stop();
     throw e;
   }
-  return { url, gateway, services: services as LocalFleet<D>['services'], stop };
+  return { url, gateway, services: services as LocalFleet<D, G>['services'], stop };
 }
