@@ -69,9 +69,14 @@ export function dueDateChangedText(newDate: string | null, oldDate: string | nul
   return oldDate === null ? 'removed due date' : `removed due date ${formatLongDate(oldDate)}`;
 }
 
+/** Durations as `Gitlab::TimeTrackingFormatter.output`; `limitToHours` is the instance setting. */
+export interface DurationFormat {
+  limitToHours?: boolean;
+}
+
 /** `change_time_estimate`: added / changed (`to 2h from 1h`) / removed (`of 2h`); '' when unchanged. */
-export function timeEstimateChangedText(oldSeconds: number, newSeconds: number): string {
-  const [from, to] = [formatDuration(oldSeconds), formatDuration(newSeconds)];
+export function timeEstimateChangedText(oldSeconds: number, newSeconds: number, fmt: DurationFormat = {}): string {
+  const [from, to] = [formatDuration(oldSeconds, fmt), formatDuration(newSeconds, fmt)];
   if (oldSeconds === newSeconds) return '';
   if (oldSeconds === 0) return `added time estimate of ${to}`;
   if (newSeconds === 0) return `removed time estimate of ${from}`;
@@ -82,15 +87,15 @@ export function timeEstimateChangedText(oldSeconds: number, newSeconds: number):
  * `change_time_spent`: `added 1h 30m of time spent` / `subtracted 30m of time spent`, with
  * ` at YYYY-MM-DD` when the spent day is not `today`; `removed time spent` for a reset.
  */
-export function timeSpentChangedText(seconds: number | 'reset', spentOn: string | null, today: string): string {
+export function timeSpentChangedText(seconds: number | 'reset', spentOn: string | null, today: string, fmt: DurationFormat = {}): string {
   if (seconds === 'reset') return 'removed time spent';
-  const text = `${seconds > 0 ? 'added' : 'subtracted'} ${formatDuration(Math.abs(seconds))} of time spent`;
+  const text = `${seconds > 0 ? 'added' : 'subtracted'} ${formatDuration(Math.abs(seconds), fmt)} of time spent`;
   return spentOn !== null && spentOn !== today ? `${text} at ${spentOn}` : text;
 }
 
-/** `remove_timelog`: `deleted 1h of spent time from YYYY-MM-DD`. */
-export function timelogDeletedText(seconds: number, spentOn: string): string {
-  return `deleted ${formatDuration(seconds)} of spent time from ${spentOn}`;
+/** `remove_timelog`: `deleted 1h of spent time from YYYY-MM-DD` (a negative timelog shows `-30m`). */
+export function timelogDeletedText(seconds: number, spentOn: string, fmt: DurationFormat = {}): string {
+  return `deleted ${formatDuration(seconds, fmt)} of spent time from ${spentOn}`;
 }
 
 /** `change_issue_confidentiality`: `made the issue confidential` / `made the issue visible to everyone`. */

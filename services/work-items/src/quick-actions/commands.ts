@@ -58,6 +58,8 @@ export interface CommandContext {
   now: Date;
   /** The word for the target in messages (`issue`; `item` for work items). */
   targetName?: string;
+  /** The instance setting "limit time tracking display to hours". */
+  limitToHours?: boolean;
 }
 
 /** The `commands_changes` a run produced (only keys GitLab's `Note#commands_changes` exposes). */
@@ -138,7 +140,7 @@ function labelCommand(command: 'label' | 'relabel', key: string, verb: string): 
 function spendMessage(r: Run, arg: string | null): string | null {
   const s = arg === null ? null : parseSpend(arg, r.ctx.today);
   if (!s || !s.seconds) return null;
-  return `${s.seconds > 0 ? 'Added' : 'Subtracted'} ${formatDuration(Math.abs(s.seconds))} spent time.`;
+  return `${s.seconds > 0 ? 'Added' : 'Subtracted'} ${formatDuration(Math.abs(s.seconds), r.ctx)} spent time.`;
 }
 
 /** The issue commands in GitLab's definition order (substitutions last). */
@@ -230,10 +232,10 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
   cmd({
     name: 'estimate', aliases: ['estimate_time'], needsArg: true, changes: ['time_estimate'], available: A,
     run: (r, arg) => void (r.updates.time_estimate = parseEstimate(arg!)),
-    message: (_, arg) => {
+    message: (r, arg) => {
       const seconds = arg === null ? null : parseEstimate(arg);
       if (seconds === null) return null;
-      return seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${formatDuration(seconds)}.`;
+      return seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${formatDuration(seconds, r.ctx)}.`;
     },
   }),
   cmd({

@@ -76,6 +76,7 @@ describe('interpretCommands', () => {
     ['/remove_due_date', context({}, { dueDate: '2024-12-31' }), { due_date: null }, 'Removed the due date.'],
     ['/remove_due_date', context(), {}, 'Could not apply remove_due_date command.'],
     ['/estimate 1d 2h', context(), { time_estimate: 36000 }, 'Set time estimate to 1d 2h.'],
+    ['/estimate 1w 4d 5h', context({ limitToHours: true }), { time_estimate: 277200 }, 'Set time estimate to 77h.'],
     ['/estimate_time 0', context(), { time_estimate: 0 }, 'Removed time estimate.'],
     ['/estimate 1h', context({ can: { ...context().can, admin: false } }), {}, 'Could not apply estimate command.'],
     ['/remove_estimate', context(), { time_estimate: 0 }, 'Removed time estimate.'],
