@@ -112,10 +112,25 @@ export function diffMain(a: string, b: string): Diff[] {
   return cleanupMerge(diffs);
 }
 
-/** Inclusive changed ranges (code-unit offsets) in the old and the new string. */
+/** Inclusive changed ranges, in characters (code points, as Ruby counts), of the old and the new string. */
 export interface ChangedRanges {
   old: [number, number][];
   new: [number, number][];
+}
+
+/**
+ * Both strings with every character outside the BMP replaced by one private-use code unit, so
+ * the diff works per character as Ruby's does and offsets count characters.
+ */
+function toUnits(a: string, b: string): [string, string] {
+  const codes = new Map<string, string>();
+  let next = 0xe000;
+  const encode = (s: string) => Array.from(s, (ch) => {
+    if (ch.length === 1) return ch;
+    if (!codes.has(ch)) codes.set(ch, String.fromCharCode(next++));
+    return codes.get(ch)!;
+  }).join('');
+  return [encode(a), encode(b)];
 }
 
 /** `CharDiff#changed_ranges`: where the old string lost and the new one gained text. */
@@ -123,7 +138,7 @@ export function changedRanges(oldText: string, newText: string): ChangedRanges {
   const out: ChangedRanges = { old: [], new: [] };
   let o = 0;
   let n = 0;
-  for (const [op, text] of cleanupSemantic(diffMain(oldText, newText))) {
+  for (const [op, text] of cleanupSemantic(diffMain(...toUnits(oldText, newText)))) {
     if (op === EQ) {
       o += text.length;
       n += text.length;

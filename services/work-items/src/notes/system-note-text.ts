@@ -32,17 +32,19 @@ export function assigneeChangedText(username: string | null): string {
   return username === null ? 'removed assignee' : `assigned to @${username}`;
 }
 
-/** `StringRangeMarker#mark` with `InlineDiffMarkdownMarker`: wraps each range in `{-…-}` / `{+…+}`. */
+/**
+ * `StringRangeMarker#mark` with `InlineDiffMarkdownMarker`: wraps each inclusive character range
+ * (code points) in `{-…-}` / `{+…+}`.
+ */
 export function markRanges(text: string, ranges: readonly [number, number][], symbol: '+' | '-'): string {
-  let out = text;
-  let offset = 0;
+  const chars = Array.from(text);
+  let out = '';
+  let at = 0;
   for (const [from, to] of ranges) {
-    const original = out.slice(from + offset, to + offset + 1);
-    const marked = `{${symbol}${original}${symbol}}`;
-    out = out.slice(0, from + offset) + marked + out.slice(to + offset + 1);
-    offset += marked.length - original.length;
+    out += chars.slice(at, from).join('') + `{${symbol}${chars.slice(from, to + 1).join('')}${symbol}}`;
+    at = to + 1;
   }
-  return out;
+  return out + chars.slice(at).join('');
 }
 
 /**

@@ -23,6 +23,7 @@ describe('changedRanges', () => {
     [' def initialize(test = true)', ' def initialize(test = false)', [[23, 25]], [[23, 26]]],
     [' Hello, how are you?', ' Hi, how are you doing?', [[2, 5]], [[2, 2], [16, 21]]],
     ['Old title', 'New title', [[0, 2]], [[0, 2]]],
+    ['🚀 a', '🚀 bc', [[2, 2]], [[2, 3]]],
   ])('%j → %j', (a, b, oldRanges, newRanges) => {
     expect(changedRanges(a, b)).toEqual({ old: oldRanges, new: newRanges });
   });

@@ -25,6 +25,8 @@ describe('title', () => {
     ['[$1] This is a test issue', '[$2] This is a test issue', 'changed title from **[${-1-}] This is a test issue** to **[${+2+}] This is a test issue**'],
     ['Fix bug', 'Fix bug in parser', 'changed title from **Fix bug** to **Fix bug{+ in parser+}**'],
     ['', 'New', 'changed title from **** to **New**'],
+    ['Ship it 🚀 now', 'Ship it 🎉 now', 'changed title from **Ship it {-🚀-} now** to **Ship it {+🎉+} now**'],
+    ['🚀 a', '🚀 b', 'changed title from **🚀 {-a-}** to **🚀 {+b+}**'],
   ])('%j → %j', (before, after, text) => {
     expect(titleChangedText(before, after)).toBe(text);
   });
