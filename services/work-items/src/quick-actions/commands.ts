@@ -10,63 +10,17 @@
  */
 import { formatDuration } from '../time-tracking/duration';
 import {
-  parseAward, parseEstimate, parseLabels, parseMilestone, parseSpend, parseUsers, resolveUsers, toSentence,
-  type LabelQuery, type MilestoneQuery, type QuickActionUser,
+  parseAward, parseEstimate, parseLabels, parseMilestone, parseSpend, parseUsers, resolveUsers, toSentence, type QuickActionUser,
 } from './arguments';
+import { labelReference, type CommandContext, type CommandsChanges, type QuickActionLabel } from './context';
 import { formatShortDate, parseDueDate } from './due-date';
 import { SUBSTITUTIONS, type CommandName } from './extractor';
 
-/** A label as messages reference it. */
-export interface QuickActionLabel {
-  id: number;
-  name: string;
-}
-
-/** A milestone with its Markdown reference (`%"v1.0"`, see `milestoneReference`). */
-export interface QuickActionMilestone {
-  id: number;
-  reference: string;
-}
-
-/** Everything availability and execution depend on, supplied by the caller. */
-export interface CommandContext {
-  issue: {
-    persisted: boolean;
-    state: 'opened' | 'closed';
-    labelIds: readonly number[];
-    assignees: readonly QuickActionUser[];
-    allowsMultipleAssignees: boolean;
-    milestone: QuickActionMilestone | null;
-    dueDate: string | null;
-    confidential: boolean;
-    discussionLocked: boolean;
-    /** EE: `/promote` is offered (not yet promoted, epics licensed, rights in the group). */
-    canBePromoted?: boolean;
-  };
-  /** `update_issue`, `set_issue_metadata` (= `admin_issue` on saved issues), `admin_issue`. */
-  can: { update: boolean; setMetadata: boolean; admin: boolean; setConfidentiality: boolean; award: boolean };
-  currentUser: QuickActionUser;
-  hasPendingTodo: boolean;
-  subscribed: boolean;
-  labelsExist: boolean;
-  activeMilestonesExist: boolean;
-  findLabels(query: LabelQuery): QuickActionLabel[];
-  findUsers(usernames: readonly string[]): QuickActionUser[];
-  findMilestone(query: MilestoneQuery): QuickActionMilestone | null;
-  /** The user's current day (YYYY-MM-DD) and instant: `/due`, `/spend` dates. */
-  today: string;
-  now: Date;
-  /** The word for the target in messages (`issue`; `item` for work items). */
-  targetName?: string;
-  /** The instance setting "limit time tracking display to hours". */
-  limitToHours?: boolean;
-}
-
-/** The `commands_changes` a run produced (only keys GitLab's `Note#commands_changes` exposes). */
-export type CommandsChanges = Record<string, unknown>;
+export { labelReference, milestoneReference } from './context';
+export type { CommandContext, CommandsChanges, QuickActionLabel, QuickActionMilestone } from './context';
 
 /** Execution state shared by the commands of one note (GitLab's `@updates`, `@execution_message`). */
-interface Run {
+export interface Run {
   ctx: CommandContext;
   updates: CommandsChanges;
   stored: Map<string, string>;
@@ -84,16 +38,6 @@ export interface IssueCommand extends CommandName {
   run(r: Run, arg: string | null): void;
   /** The message; null when GitLab's block gives nil, '' when the command has no message of its own. */
   message(r: Run, arg: string | null): string | null;
-}
-
-/** `Label#to_reference(format: :name)`: `~"name"`, or `~id` when the name holds a double quote. */
-export function labelReference(label: QuickActionLabel): string {
-  return label.name.includes('"') ? `~${label.id}` : `~"${label.name}"`;
-}
-
-/** `Milestone#to_reference` (name format): `%"title"`, or `%iid` when the title holds a double quote. */
-export function milestoneReference(title: string, iid: number): string {
-  return title.includes('"') ? `%${iid}` : `%"${title}"`;
 }
 
 const plural = (word: string, n: number) => (n === 1 ? word : `${word}s`);
@@ -128,6 +72,14 @@ type Spec = Omit<IssueCommand, 'needsArg' | 'changes' | 'message'> & Partial<Pic
 const cmd = (s: Spec): IssueCommand => ({ needsArg: false, changes: [], message: () => '', ...s });
 const fixed = (text: string) => (r: Run) => text.replace('%s', name(r));
 
+/** A command without argument that sets one change and reports a fixed message (`%s`: the target word). */
+function simple(
+  command: string, key: string, value: unknown, message: string, available: IssueCommand['available'], aliases?: string[],
+): IssueCommand {
+  const set = (r: Run) => void (r.updates[key] = typeof value === 'function' ? value(r) : value);
+  return cmd({ name: command, aliases, changes: [key], available, run: set, message: fixed(message) });
+}
+
 function labelCommand(command: 'label' | 'relabel', key: string, verb: string): Spec['run'] {
   return (r, arg) => {
     const found = labels(r, arg);
@@ -145,12 +97,21 @@ function spendMessage(r: Run, arg: string | null): string | null {
 
 /** The issue commands in GitLab's definition order (substitutions last). */
 export const ISSUE_COMMANDS: readonly IssueCommand[] = [
-  cmd({ name: 'close', changes: ['state_event'], available: (c) => saved(c) && c.issue.state === 'opened' && U(c), run: (r) => void (r.updates.state_event = 'close'), message: fixed('Closed this %s.') }),
-  cmd({ name: 'reopen', changes: ['state_event'], available: (c) => saved(c) && c.issue.state === 'closed' && U(c), run: (r) => void (r.updates.state_event = 'reopen'), message: fixed('Reopened this %s.') }),
-  cmd({ name: 'title', needsArg: true, changes: ['title'], available: (c) => saved(c) && U(c), run: (r, a) => void (r.updates.title = a), message: (_, a) => `Changed the title to "${a}".` }),
-  cmd({ name: 'label', aliases: ['labels'], needsArg: true, messageNeedsArg: false, changes: ['add_label_ids'], available: (c) => M(c) && c.labelsExist, run: labelCommand('label', 'add_label_ids', 'Added') }),
+  simple('close', 'state_event', 'close', 'Closed this %s.', (c) => saved(c) && c.issue.state === 'opened' && U(c)),
+  simple('reopen', 'state_event', 'reopen', 'Reopened this %s.', (c) => saved(c) && c.issue.state === 'closed' && U(c)),
   cmd({
-    name: 'unlabel', aliases: ['remove_label'], changes: ['remove_label_ids', 'label_ids'], available: (c) => saved(c) && c.issue.labelIds.length > 0 && M(c),
+    name: 'title', needsArg: true, changes: ['title'], available: (c) => saved(c) && U(c),
+    run: (r, a) => void (r.updates.title = a),
+    message: (_, a) => `Changed the title to "${a}".`,
+  }),
+  cmd({
+    name: 'label', aliases: ['labels'], needsArg: true, messageNeedsArg: false, changes: ['add_label_ids'],
+    available: (c) => M(c) && c.labelsExist,
+    run: labelCommand('label', 'add_label_ids', 'Added'),
+  }),
+  cmd({
+    name: 'unlabel', aliases: ['remove_label'], changes: ['remove_label_ids', 'label_ids'],
+    available: (c) => saved(c) && c.issue.labelIds.length > 0 && M(c),
     run: (r, arg) => {
       if (arg === null) {
         r.updates.label_ids = [];
@@ -162,11 +123,15 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
       r.stored.set('unlabel', found.length ? `Removed ${refs(found)} ${plural('label', found.length)}.` : 'Removed all labels.');
     },
   }),
-  cmd({ name: 'relabel', needsArg: true, messageNeedsArg: false, changes: ['label_ids'], available: (c) => saved(c) && c.issue.labelIds.length > 0 && M(c), run: labelCommand('relabel', 'label_ids', 'Replaced all labels with') }),
-  cmd({ name: 'todo', changes: ['todo_event'], available: (c) => saved(c) && !c.hasPendingTodo, run: (r) => void (r.updates.todo_event = 'add'), message: fixed('Added a to-do item.') }),
-  cmd({ name: 'done', changes: ['todo_event'], available: (c) => saved(c) && c.hasPendingTodo, run: (r) => void (r.updates.todo_event = 'done'), message: fixed('Marked to-do item as done.') }),
-  cmd({ name: 'subscribe', changes: ['subscription_event'], available: (c) => saved(c) && !c.subscribed, run: (r) => void (r.updates.subscription_event = 'subscribe'), message: fixed('Subscribed to notifications.') }),
-  cmd({ name: 'unsubscribe', changes: ['subscription_event'], available: (c) => saved(c) && c.subscribed, run: (r) => void (r.updates.subscription_event = 'unsubscribe'), message: fixed('Unsubscribed from notifications.') }),
+  cmd({
+    name: 'relabel', needsArg: true, messageNeedsArg: false, changes: ['label_ids'],
+    available: (c) => saved(c) && c.issue.labelIds.length > 0 && M(c),
+    run: labelCommand('relabel', 'label_ids', 'Replaced all labels with'),
+  }),
+  simple('todo', 'todo_event', 'add', 'Added a to-do item.', (c) => saved(c) && !c.hasPendingTodo),
+  simple('done', 'todo_event', 'done', 'Marked to-do item as done.', (c) => saved(c) && c.hasPendingTodo),
+  simple('subscribe', 'subscription_event', 'subscribe', 'Subscribed to notifications.', (c) => saved(c) && !c.subscribed),
+  simple('unsubscribe', 'subscription_event', 'unsubscribe', 'Unsubscribed from notifications.', (c) => saved(c) && c.subscribed),
   cmd({
     name: 'react', aliases: ['award'], needsArg: true, changes: ['emoji_award'], available: saved,
     run: (r, arg) => {
@@ -175,7 +140,13 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
     },
     message: (_, arg) => (arg === null || parseAward(arg) === null ? null : `Toggled :${parseAward(arg)}: emoji reaction.`),
   }),
-  cmd({ name: 'confidential', changes: ['confidential'], available: (c) => !c.issue.confidential && c.can.setConfidentiality, run: (r) => { r.updates.confidential = true; r.stored.set('confidential', `Made this ${name(r)} confidential.`); } }),
+  cmd({
+    name: 'confidential', changes: ['confidential'], available: (c) => !c.issue.confidential && c.can.setConfidentiality,
+    run: (r) => {
+      r.updates.confidential = true;
+      r.stored.set('confidential', `Made this ${name(r)} confidential.`);
+    },
+  }),
   cmd({
     name: 'due', needsArg: true, changes: ['due_date'], available: M,
     run: (r, arg) => {
@@ -188,7 +159,7 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
       return date ? `Set the due date to ${formatShortDate(date)}.` : null;
     },
   }),
-  cmd({ name: 'remove_due_date', changes: ['due_date'], available: (c) => saved(c) && c.issue.dueDate !== null && M(c), run: (r) => void (r.updates.due_date = null), message: fixed('Removed the due date.') }),
+  simple('remove_due_date', 'due_date', null, 'Removed the due date.', (c) => saved(c) && c.issue.dueDate !== null && M(c)),
   cmd({
     name: 'assign', needsArg: true, messageNeedsArg: false, changes: ['assignee_ids'], available: M,
     run: (r, arg) => {
@@ -228,7 +199,11 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
       return m ? `Set the milestone to ${m.reference}.` : null;
     },
   }),
-  cmd({ name: 'remove_milestone', changes: ['milestone_id'], available: (c) => saved(c) && c.issue.milestone !== null && M(c), run: (r) => void (r.updates.milestone_id = null), message: (r) => `Removed ${r.ctx.issue.milestone!.reference} milestone.` }),
+  cmd({
+    name: 'remove_milestone', changes: ['milestone_id'], available: (c) => saved(c) && c.issue.milestone !== null && M(c),
+    run: (r) => void (r.updates.milestone_id = null),
+    message: (r) => `Removed ${r.ctx.issue.milestone!.reference} milestone.`,
+  }),
   cmd({
     name: 'estimate', aliases: ['estimate_time'], needsArg: true, changes: ['time_estimate'], available: A,
     run: (r, arg) => void (r.updates.time_estimate = parseEstimate(arg!)),
@@ -248,12 +223,13 @@ export const ISSUE_COMMANDS: readonly IssueCommand[] = [
     },
     message: spendMessage,
   }),
-  cmd({ name: 'remove_estimate', aliases: ['remove_time_estimate'], changes: ['time_estimate'], available: (c) => saved(c) && A(c), run: (r) => void (r.updates.time_estimate = 0), message: fixed('Removed time estimate.') }),
-  cmd({ name: 'remove_time_spent', changes: ['spend_time'], available: (c) => saved(c) && A(c), run: (r) => void (r.updates.spend_time = { duration: 'reset', user_id: r.ctx.currentUser.id }), message: fixed('Removed spent time.') }),
-  cmd({ name: 'lock', changes: ['discussion_locked'], available: (c) => saved(c) && !c.issue.discussionLocked && M(c), run: (r) => void (r.updates.discussion_locked = true), message: fixed('Locked the discussion.') }),
-  cmd({ name: 'unlock', changes: ['discussion_locked'], available: (c) => saved(c) && c.issue.discussionLocked && M(c), run: (r) => void (r.updates.discussion_locked = false), message: fixed('Unlocked the discussion.') }),
+  simple('remove_estimate', 'time_estimate', 0, 'Removed time estimate.', (c) => saved(c) && A(c), ['remove_time_estimate']),
+  simple('remove_time_spent', 'spend_time', (r: Run) => ({ duration: 'reset', user_id: r.ctx.currentUser.id }), 'Removed spent time.', (c) => saved(c) && A(c)),
+  simple('lock', 'discussion_locked', true, 'Locked the discussion.', (c) => saved(c) && !c.issue.discussionLocked && M(c)),
+  simple('unlock', 'discussion_locked', false, 'Unlocked the discussion.', (c) => saved(c) && c.issue.discussionLocked && M(c)),
   cmd({
-    name: 'promote', changes: ['promote_to_epic'], available: (c) => saved(c) && c.issue.canBePromoted === true, run: (r) => void (r.updates.promote_to_epic = true),
+    name: 'promote', changes: ['promote_to_epic'], available: (c) => saved(c) && c.issue.canBePromoted === true,
+    run: (r) => void (r.updates.promote_to_epic = true),
     message: (r) => (r.ctx.issue.confidential
       ? 'Promoted confidential issue to a non-confidential epic. Information in this epic is no longer confidential as epics are public to group members.'
       : 'Promoted issue to an epic.'),
