@@ -14,7 +14,7 @@ import {
 } from './arguments';
 import { labelReference, type CommandContext, type CommandsChanges, type QuickActionLabel } from './context';
 import { formatShortDate, parseDueDate } from './due-date';
-import { SUBSTITUTIONS, type CommandName } from './extractor';
+import { SUBSTITUTIONS, extractCommands, type CommandName, type Extraction } from './extractor';
 
 export { labelReference, milestoneReference } from './context';
 export type { CommandContext, CommandsChanges, QuickActionLabel, QuickActionMilestone } from './context';
@@ -242,6 +242,11 @@ const BY_NAME = new Map(ISSUE_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? 
 /** The command a canonical name or alias names, if any. */
 export function issueCommand(nameOrAlias: string): IssueCommand | undefined {
   return BY_NAME.get(nameOrAlias.toLowerCase());
+}
+
+/** Takes the issue quick actions (and `/shrug`, `/tableflip`) out of a note body. */
+export function extractIssueCommands(body: string): Extraction {
+  return extractCommands(body, ISSUE_COMMANDS);
 }
 
 /** What a note's commands did: changes, one message per command (null = none), parse errors. */

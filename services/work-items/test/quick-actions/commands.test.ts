@@ -1,5 +1,5 @@
 import {
-  ISSUE_COMMANDS, interpretCommands, issueCommand, joinMessages, labelReference, milestoneReference, type CommandContext,
+  ISSUE_COMMANDS, extractIssueCommands, interpretCommands, issueCommand, joinMessages, labelReference, milestoneReference, type CommandContext,
 } from '../../src/quick-actions/commands';
 import { extractCommands } from '../../src/quick-actions/extractor';
 
@@ -118,6 +118,15 @@ describe('interpretCommands', () => {
 
   it('says "item" for work items', () => {
     expect(run('/close', context({ targetName: 'item' })).summary).toBe('Closed this item.');
+  });
+});
+
+describe('extractIssueCommands', () => {
+  it('keeps the text and finds commands by any alias', () => {
+    expect(extractIssueCommands('Hello\n/CLOSE\n/spent 1h\n/unknown\nWorld')).toEqual({
+      text: 'Hello\n/unknown\nWorld',
+      commands: [{ name: 'close', arg: null }, { name: 'spend', arg: '1h' }],
+    });
   });
 });
 
