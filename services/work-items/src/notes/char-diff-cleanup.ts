@@ -11,8 +11,11 @@ export type Op = -1 | 0 | 1;
 /** One diff-match-patch diff: operation and text. */
 export type Diff = [Op, string];
 
+/** Deletion. */
 export const DEL = -1;
+/** Insertion. */
 export const INS = 1;
+/** Equality. */
 export const EQ = 0;
 
 /** Length of the common prefix of `a` and `b`. */
