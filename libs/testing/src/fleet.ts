@@ -79,7 +79,7 @@ export interface FleetOptions {
 }
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
-  // one process per service, as the Dockerfile runs it (tsx's hooks preloaded, not the tsx command, whose
+  // one process per service, from source (tsx's hooks preloaded, not the tsx command, whose
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
   const role = name === 'gateway' ? 'gateway' : 'service';
