@@ -1,6 +1,7 @@
 import { Actor, canRead, GroupScope, IdentityClient, ProjectScope } from '@anvil/auth';
 import { TtlCache } from './cache';
 import type { CompiledRoute } from './matcher';
+import { decodeRef } from './refs';
 import { refuse, refusals } from './refusals';
 
 /** What resolving a route's `:id` adds to the request. */
@@ -10,16 +11,6 @@ export interface Resolution {
 }
 
 const NOTHING: Resolution = Object.freeze({}) as Resolution;
-
-/** `%2F`-encoded refs decode to full paths; malformed encodings name nothing (not found). */
-export function decodeRef(seg: string): string | null {
-  if (!seg.includes('%')) return seg;
-  try {
-    return decodeURIComponent(seg);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Resolves `:id` refs (numeric or full path) to scopes with the caller's access level via identity,

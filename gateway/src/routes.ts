@@ -1,4 +1,4 @@
-import { decodeRef } from './resolver';
+import { decodeRef } from './refs';
 
 /**
  * The routing table: which service answers which `/api/v4` path, and everything the gateway does for
