@@ -5,10 +5,10 @@
  * the same service pipeline answering one primary-key read, for reference. Prints the queries each
  * request makes with their EXPLAIN, then req/s, latency and CPU per request (service and Postgres).
  *
- *   npx tsx services/identity/bench/read-bench.ts            # queries per request + EXPLAIN, then wrk
- *   BENCH_PHASES=queries npx tsx services/identity/bench/read-bench.ts
- *   BENCH_PROFILE=1 npx tsx services/identity/bench/read-bench.ts   # CPU profile of one wrk run per target
- *   BENCH_SMOKE=1 npx tsx services/identity/bench/read-bench.ts     # a tenth of the data, one 1-second round each
+ *   npx tsx bench/identity/read-bench.ts            # queries per request + EXPLAIN, then wrk
+ *   BENCH_PHASES=queries npx tsx bench/identity/read-bench.ts
+ *   BENCH_PROFILE=1 npx tsx bench/identity/read-bench.ts   # CPU profile of one wrk run per target
+ *   BENCH_SMOKE=1 npx tsx bench/identity/read-bench.ts     # a tenth of the data, one 1-second round each
  *
  * Env: DATABASE_URL (default the local trust Postgres), BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
  * BENCH_THREADS (2), BENCH_ROUNDS (3; the round with the least CPU per request is kept), BENCH_TARGETS
@@ -27,9 +27,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ctx } from '@anvil/http';
 import { bootService, RunningService, serviceApp } from '@anvil/runtime';
-import { identityService } from '../src';
+import { identityService } from '@anvil/identity';
 import { seed, Seeded } from './seed';
-import { runWrk, WrkResult } from '../../../bench/gateway/wrk';
+import { runWrk, WrkResult } from '../gateway/wrk';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SMOKE = !!process.env.BENCH_SMOKE;

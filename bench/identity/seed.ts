@@ -5,7 +5,7 @@
  * private project in a private subgroup, Reporter of that subgroup's parent, and member of a few
  * more groups and projects (so lists have pages to cut).
  */
-import type { Knex } from 'knex';
+import type { Knex } from '@anvil/db';
 import type { Actor, GroupScope, ProjectScope } from '@anvil/auth';
 
 /** What the benchmark reads. */
