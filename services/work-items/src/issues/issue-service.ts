@@ -13,7 +13,7 @@ import {
   assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, issueLabelTitles, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
 } from './issue-store';
 import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
-import { writeIssueChangeNotes } from '../notes/system-notes';
+import { writeIssueChangeNotes, writeMentionNotes } from '../notes/system-notes';
 
 async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, changes?: string[]): Promise<void> {
   const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await issueLabelTitles(trx, row.id), actorId, changes });
@@ -44,6 +44,7 @@ export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttr
       if (attrs.assigneeIds) await setAssignees(trx, row.id, await resolveAssignees(trx, attrs.assigneeIds));
       const labels = await resolveLabels(trx, pc, attrs, []);
       if (labels) await setIssueLabels(trx, row.id, labels);
+      await writeMentionNotes(trx, row, row.description ?? '', actor.id);
       await publish(trx, IssueEvents.created, row, actor.id);
       return row;
     });

@@ -52,6 +52,12 @@ describe('system notes on issues', () => {
       await put(source.iid, { description: `See #${target.iid} again` });
       expect(await bodies(target.iid)).toEqual([`mentioned in issue #${source.iid}`]);
     });
+
+    it('writes "mentioned in" for the description of a new issue too', async () => {
+      const target = await s.issue();
+      const source = await s.issue({ description: `Blocked by #${target.iid}` });
+      expect(await bodies(target.iid)).toEqual([`mentioned in issue #${source.iid}`]);
+    });
   });
 
   describe('time tracking', () => {
