@@ -7,9 +7,10 @@
  */
 import type { Knex } from 'knex';
 import type { Issue } from '../issues/issue-row';
+import { updatedTasks } from '../issues/tasks';
 import { usersByIds } from '../read-model/store';
 import {
-  assigneesChangedText, confidentialityChangedText, DESCRIPTION_CHANGED, discussionLockText, dueDateChangedText, mentionedInText,
+  assigneesChangedText, checklistItemText, confidentialityChangedText, DESCRIPTION_CHANGED, discussionLockText, dueDateChangedText, mentionedInText,
   timeEstimateChangedText, timeSpentChangedText, titleChangedText,
 } from './system-note-text';
 
@@ -38,13 +39,19 @@ export async function writeIssueChangeNotes(db: Db, change: IssueChange, actorId
   const { before, after } = change;
   const texts: string[] = [];
   if (before.title !== after.title) texts.push(titleChangedText(before.title, after.title));
-  if ((before.description ?? '') !== (after.description ?? '')) texts.push(DESCRIPTION_CHANGED);
+  if ((before.description ?? '') !== (after.description ?? '')) texts.push(...descriptionTexts(before.description, after.description));
   if (!!before.discussionLocked !== !!after.discussionLocked) texts.push(discussionLockText(!!after.discussionLocked));
   if (before.dueDate !== after.dueDate) texts.push(dueDateChangedText(after.dueDate, before.dueDate));
   if (before.confidential !== after.confidential) texts.push(confidentialityChangedText(after.confidential, typeWord(after)));
   texts.push(await assigneesText(db, change.assigneesBefore, change.assigneesAfter));
   for (const text of texts) await insertSystemNote(db, after, actorId, text);
   if ((before.description ?? '') !== (after.description ?? '')) await writeMentionNotes(db, after, after.description ?? '', actorId);
+}
+
+/** `handle_description_change_note`: one note per (un)checked task-list item, else `changed the description`. */
+function descriptionTexts(before: string | null, after: string | null): string[] {
+  const tasks = updatedTasks(before, after);
+  return tasks.length ? tasks.map((t) => checklistItemText(t.text, t.completed)) : [DESCRIPTION_CHANGED];
 }
 
 function typeWord(issue: Issue): string {

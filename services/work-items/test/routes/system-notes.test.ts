@@ -38,6 +38,14 @@ describe('system notes on issues', () => {
       ]);
     });
 
+    it('writes checklist notes instead of "changed the description" when only tasks were (un)checked', async () => {
+      const issue = await s.issue({ description: '- [ ] write tests\n- [x] ship' });
+      await put(issue.iid, { description: '- [x] write tests\n- [ ] ship' });
+      expect(await bodies(issue.iid)).toEqual([
+        'marked the checklist item **write tests** as completed', 'marked the checklist item **ship** as incomplete',
+      ]);
+    });
+
     it('writes no note for state, label and milestone changes (resource events in GitLab)', async () => {
       const issue = await s.issue();
       const milestone = (await s.on(s.reporter).post(`/api/v4/projects/${s.project.id}/milestones`).send({ title: 'm1' }).expect(201)).body;
