@@ -27,8 +27,9 @@ export interface NoteInput {
 
 /**
  * Creates a comment on an issue, running its quick actions (`runIssueQuickActions`): a body of
- * only commands persists no note; one whose commands all failed is GitLab's 400 with their
- * errors, after what did apply is committed. Issues the note mentions get `mentioned in`
+ * only commands persists no note; one whose commands failed is GitLab's 400 with their errors,
+ * and changes the issue rejected are GitLab's 400 `Note {:validation=>[…]}` — both after what
+ * was saved and applied is committed. Issues the note mentions get `mentioned in`
  * system notes. Locked discussions take comments from Reporters and up only.
  */
 export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue, input: NoteInput): Promise<NoteResult> {
@@ -48,6 +49,7 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
       return note;
     },
   }));
+  if (run.validationError) throw new BadRequestError(`Note {:validation=>[${JSON.stringify(run.validationError)}]}`);
   if (run.commandsOnly && run.errors.length) throw new BadRequestError(run.errors.join(', '));
   return { note: run.note, commandsChanges: run.changes, summary: run.messages };
 }

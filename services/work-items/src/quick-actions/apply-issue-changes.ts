@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
+import { ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import { bumpVotes } from '../award-emoji/award-store';
 import { normalizeEmojiName } from '../award-emoji/emoji-names';
@@ -85,4 +86,25 @@ export async function applyIssueChanges(trx: Knex.Transaction, pc: ProjectContex
   }
   if (c.promote_to_epic === true) current = (await promoteIssue(trx, pc, current, actor.id)).issue;
   return (await findIssueById(trx, current.id)) ?? current;
+}
+
+/** `errors.full_messages` of a model validation failure: `Title is too long …`; base errors as they are. */
+export function fullMessages(e: ValidationError): string[] {
+  const humanize = (field: string) => field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
+  return Object.entries(e.fieldErrors).flatMap(([field, msgs]) => msgs.map((m) => (field === 'base' ? m : `${humanize(field)} ${m}`)));
+}
+
+/**
+ * `apply_updates` as a unit: the changes apply together or, when the issue does not validate,
+ * not at all, and the failure comes back as GitLab's message (full messages joined by `, `).
+ */
+export async function tryApplyIssueChanges(
+  trx: Knex.Transaction, pc: ProjectContext, issue: Issue, actor: Actor, c: CommandsChanges,
+): Promise<{ issue: Issue; error: null } | { issue: Issue; error: string }> {
+  try {
+    return { issue: await trx.transaction((sp) => applyIssueChanges(sp, pc, issue, actor, c)), error: null };
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { issue, error: fullMessages(e).join(', ') };
+  }
 }

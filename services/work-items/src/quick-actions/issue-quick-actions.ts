@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
 import type { ProjectContext } from '../access/project-context';
 import type { Issue } from '../issues/issue-row';
-import { applyIssueChanges } from './apply-issue-changes';
+import { tryApplyIssueChanges } from './apply-issue-changes';
 import { extractIssueCommands, interpretCommands, joinMessages, type CommandsChanges } from './commands';
 import { buildCommandContext } from './issue-command-context';
 
@@ -37,8 +37,10 @@ export interface IssueQuickActionResult<T> {
   changes: CommandsChanges;
   /** GitLab's `summary`: one string of all execution messages, or none when they are blank. */
   messages: string[];
-  /** Parse errors, and `Failed to apply commands.` for a commands-only body with no message. */
+  /** Parse errors, the update's failure, and `Failed to apply commands.` for a commands-only body with no message. */
   errors: string[];
+  /** Why the issue rejected the changes (none of them applied; the note is still saved), or null. */
+  validationError: string | null;
   /** What `saveNote` returned, when it was called. */
   note: T | null;
   /** The issue after the changes. */
@@ -55,7 +57,7 @@ export async function runIssueQuickActions<T extends { id: number }>(
 ): Promise<IssueQuickActionResult<T>> {
   const { issue, actor, access, body } = input;
   const extraction = extractIssueCommands(body);
-  const result: IssueQuickActionResult<T> = { text: body, commandsOnly: false, changes: {}, messages: [], errors: [], note: null, issue };
+  const result: IssueQuickActionResult<T> = { text: body, commandsOnly: false, changes: {}, messages: [], errors: [], validationError: null, note: null, issue };
   if (!extraction.commands.length) {
     result.note = input.saveNote ? await input.saveNote(body) : null;
     return result;
@@ -71,8 +73,9 @@ export async function runIssueQuickActions<T extends { id: number }>(
   const spend = run.changes.spend_time as Record<string, unknown> | undefined;
   if (spend) spend.note_id = result.note?.id ?? null;
   if (Object.keys(run.changes).length) {
-    result.issue = await applyIssueChanges(trx, access, issue, actor, run.changes);
-    result.changes = run.changes;
+    const applied = await tryApplyIssueChanges(trx, access, issue, actor, run.changes);
+    Object.assign(result, { issue: applied.issue, changes: run.changes, validationError: applied.error });
+    if (applied.error) result.errors.push(applied.error);
   }
   if (result.commandsOnly && !message) result.errors.push('Failed to apply commands.');
   return result;

@@ -193,6 +193,18 @@ describe('POST /projects/:id/issues/:issue_iid/notes (quick actions)', () => {
       expect((await note(s.reporter, issue.iid, '/title').expect(400)).body).toEqual({ message: '400 Bad request - Failed to apply commands.' });
     });
 
+    it('changes the issue rejects are 400 Note {:validation=>[…]}, none applied, the text still saved', async () => {
+      const issue = await s.issue();
+      const res = await note(s.reporter, issue.iid, 'Oops\n/close\n/spend -5h').expect(400);
+      expect(res.body).toEqual({ message: '400 Bad request - Note {:validation=>["Time to subtract exceeds the total time spent"]}' });
+      expect(await show(issue.iid)).toMatchObject({ state: 'opened', user_notes_count: 1 });
+      const long = 'x'.repeat(256);
+      expect((await note(s.reporter, issue.iid, `/title ${long}`).expect(400)).body).toEqual({
+        message: '400 Bad request - Note {:validation=>["Title is too long (maximum is 255 characters)"]}',
+      });
+      expect((await show(issue.iid)).title).toBe('An issue');
+    });
+
     it('an unknown user in /assign is 400 with the parse error', async () => {
       const issue = await s.issue();
       expect((await note(s.reporter, issue.iid, '/assign @nobody').expect(400)).body).toEqual({ message: "400 Bad request - Failed to find users for '@nobody'" });
