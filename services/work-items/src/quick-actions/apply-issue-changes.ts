@@ -45,21 +45,29 @@ async function issueAttributes(trx: Knex.Transaction, issue: Issue, c: CommandsC
   return attrs;
 }
 
-/** `toggle_award`: removes the caller's award of that emoji when present, else awards it. */
+/**
+ * `toggle_award`: removes the caller's award of that emoji when present, else awards it (which,
+ * as `TodoService#new_award_emoji`, marks the caller's pending to-dos on the issue done).
+ */
 async function toggleAward(trx: Knex.Transaction, issue: Issue, userId: number, emoji: string): Promise<void> {
   const name = normalizeEmojiName(emoji) ?? emoji;
   const where = { awardable_type: 'Issue', awardable_id: issue.id, user_id: userId, name };
   const removed = await trx('award_emoji').where(where).delete();
-  if (!removed) await trx('award_emoji').insert(where);
+  if (!removed) {
+    await trx('award_emoji').insert(where);
+    await finishTodos(trx, issue, userId);
+  }
   await bumpVotes(trx, issue.id, name, removed ? -1 : 1);
+}
+
+function finishTodos(trx: Knex.Transaction, issue: Issue, userId: number): Promise<number> {
+  return trx('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, state: 'pending' }).update({ state: 'done', updated_at: new Date() });
 }
 
 /** `/todo` adds a `marked` to-do; `/done` marks the caller's pending to-dos on the issue done. */
 async function applyTodo(trx: Knex.Transaction, issue: Issue, userId: number, event: unknown): Promise<void> {
   if (event === 'add') await markIssueTodo(trx, issue, userId);
-  if (event === 'done') {
-    await trx('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, state: 'pending' }).update({ state: 'done', updated_at: new Date() });
-  }
+  if (event === 'done') await finishTodos(trx, issue, userId);
 }
 
 async function applyTimeTracking(trx: Knex.Transaction, issue: Issue, actorId: number, c: CommandsChanges): Promise<Issue> {

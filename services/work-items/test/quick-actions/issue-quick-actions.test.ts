@@ -84,6 +84,14 @@ describe('runIssueQuickActions', () => {
     expect((await load(iid)).discussionLocked).toBeFalsy();
   });
 
+  it('an award marks the caller\'s pending to-do done, as GitLab\'s award service does', async () => {
+    const { id, iid } = await s.issue();
+    await run(iid, '/todo', s.guest, AccessLevel.GUEST);
+    expect((await run(iid, '/award :+1:', s.guest, AccessLevel.GUEST)).changes).toEqual({ emoji_award: '+1' });
+    expect(await db()('todos').where({ user_id: s.guest.id, target_id: id }).select('state')).toEqual([{ state: 'done' }]);
+    expect(await db()('award_emoji').where({ user_id: s.guest.id, awardable_id: id }).select('name')).toEqual([{ name: 'thumbsup' }]);
+  });
+
   it('lets the author close their own issue (update_issue) but not set metadata', async () => {
     const { iid } = await s.issue({}, s.reporter);
     const own = await s.issue({}, s.guest);
