@@ -13,6 +13,7 @@ import {
   assigneeIds, deleteIssueRow, insertIssue, issueLabelIds, issueLabelTitles, nextInternalId, setAssignees, setIssueLabels, trackInternalId, updateIssueRow,
 } from './issue-store';
 import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
+import { writeIssueChangeNotes, writeMentionNotes } from '../notes/system-notes';
 
 async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, changes?: string[]): Promise<void> {
   const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await issueLabelTitles(trx, row.id), actorId, changes });
@@ -43,6 +44,7 @@ export async function createIssue(db: Knex, pc: ProjectContext, input: IssueAttr
       if (attrs.assigneeIds) await setAssignees(trx, row.id, await resolveAssignees(trx, attrs.assigneeIds));
       const labels = await resolveLabels(trx, pc, attrs, []);
       if (labels) await setIssueLabels(trx, row.id, labels);
+      await writeMentionNotes(trx, row, row.description ?? '', actor.id);
       await publish(trx, IssueEvents.created, row, actor.id);
       return row;
     });
@@ -99,6 +101,7 @@ export async function updateIssue(db: Knex, pc: ProjectContext, issue: Issue, in
     const state = stateColumns(issue, attrs.stateEvent, actor.id);
     if (!changes.length && !Object.keys(state).length) return issue;
     const row = await updateIssueRow(trx, issue.id, { ...columns, ...state, updated_at: attrs.updatedAt ?? new Date() });
+    await writeIssueChangeNotes(trx, { before: issue, after: row, assigneesBefore: currentAssignees, assigneesAfter: await assigneeIds(trx, issue.id) }, actor.id);
     if (state.state === 'closed') await publish(trx, IssueEvents.closed, row, actor.id);
     if (state.state === 'opened') await publish(trx, IssueEvents.reopened, row, actor.id);
     if (changes.length) await publish(trx, IssueEvents.updated, row, actor.id, changes);

@@ -29,3 +29,20 @@ export function taskStatus(description: string | null | undefined): string {
   const t = taskCompletion(description);
   return `${t.completed_count} of ${t.count} ${t.count === 1 ? 'task' : 'tasks'} completed`;
 }
+
+/** A task-list item: its text (stripped) and whether it is checked. */
+export interface TaskItem {
+  text: string;
+  completed: boolean;
+}
+
+/** The task-list items of a description, in order. */
+export function taskItems(description: string | null | undefined): TaskItem[] {
+  return [...(description ?? '').matchAll(ITEM)].map((m) => ({ text: m[3].trim(), completed: /\[[xX]\]/.test(m[2]) }));
+}
+
+/** `Taskable.get_updated_tasks`: new items whose same-position old item has the same text but was (un)checked. */
+export function updatedTasks(oldDescription: string | null | undefined, newDescription: string | null | undefined): TaskItem[] {
+  const before = taskItems(oldDescription);
+  return taskItems(newDescription).filter((t, i) => before[i] !== undefined && before[i].text === t.text && before[i].completed !== t.completed);
+}

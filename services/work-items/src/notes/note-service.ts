@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { AccessLevel } from '@anvil/auth';
-import { ForbiddenError, ValidationError } from '@anvil/http';
+import { BadRequestError, ForbiddenError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import type { Issue } from '../issues/issue-row';
 import { isOwner } from '../issues/policy';
-import { extractQuickActions } from './quick-actions';
+import { runIssueQuickActions } from '../quick-actions/issue-quick-actions';
 import { insertNote, Note } from './note-store';
-import { canPromote, promoteIssue, promoteMessage } from './promote';
+import { writeMentionNotes } from './system-notes';
 
 /** GitLab's note body limit. */
 export const MAX_NOTE_BODY = 1_000_000;
@@ -26,9 +26,11 @@ export interface NoteInput {
 }
 
 /**
- * Creates a comment on an issue, running its quick actions first (today: `/promote`, which
- * promotes the issue to an epic when available; otherwise the line stays text). A body of only
- * commands persists no note. Locked discussions take comments from Reporters and up only.
+ * Creates a comment on an issue, running its quick actions (`runIssueQuickActions`): a body of
+ * only commands persists no note; one whose commands failed is GitLab's 400 with their errors,
+ * and changes the issue rejected are GitLab's 400 `Note {:validation=>[…]}` — both after what
+ * was saved and applied is committed. Issues the note mentions get `mentioned in`
+ * system notes. Locked discussions take comments from Reporters and up only.
  */
 export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue, input: NoteInput): Promise<NoteResult> {
   const actor = pc.viewer.user;
@@ -36,21 +38,18 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
   if (input.body.length > MAX_NOTE_BODY) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_BODY} characters)`] });
   if (!input.body.trim()) throw new ValidationError({ note: ["can't be blank"] });
   if (issue.discussionLocked && pc.level < AccessLevel.REPORTER) throw new ForbiddenError();
-  const available = new Set(canPromote(pc, issue) ? ['promote'] : []);
-  const { commands, text } = extractQuickActions(input.body, available);
-  return db.transaction(async (trx) => {
-    const result: NoteResult = { note: null, commandsChanges: {}, summary: [] };
-    if (commands.includes('promote')) {
-      await promoteIssue(trx, pc, issue, actor.id);
-      result.commandsChanges.promote_to_epic = true;
-      result.summary.push(promoteMessage(issue));
-    }
-    if (text || !commands.length) {
-      result.note = await insertNote(trx, {
-        noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actor.id, body: commands.length ? text : input.body,
+  const run = await db.transaction((trx) => runIssueQuickActions(trx, {
+    issue, actor, access: pc, body: input.body,
+    saveNote: async (text) => {
+      const note = await insertNote(trx, {
+        noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actor.id, body: text,
         internal: input.internal, createdAt: input.createdAt && isOwner(pc) ? input.createdAt : undefined,
       });
-    }
-    return result;
-  });
+      await writeMentionNotes(trx, issue, text, actor.id);
+      return note;
+    },
+  }));
+  if (run.validationError) throw new BadRequestError(`Note {:validation=>[${JSON.stringify(run.validationError)}]}`);
+  if (run.commandsOnly && run.errors.length) throw new BadRequestError(run.errors.join(', '));
+  return { note: run.note, commandsChanges: run.changes, summary: run.messages };
 }

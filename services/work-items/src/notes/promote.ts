@@ -23,9 +23,3 @@ export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, is
   return { epic, issue: closed };
 }
 
-/** The message GitLab reports for a promotion. */
-export function promoteMessage(issue: Issue): string {
-  return issue.confidential
-    ? 'Promoted confidential issue to a non-confidential epic. Information in this epic is no longer confidential as epics are public to group members.'
-    : 'Promoted issue to an epic.';
-}

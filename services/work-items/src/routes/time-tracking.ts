@@ -42,7 +42,7 @@ export function mountTimeTracking(router: Router, deps: RouteDeps): void {
   router.post(`${base}/add_spent_time`, async (req, res) => {
     const { issue_iid, duration, summary } = spentParams.parse(req);
     const { issue, actorId } = await adminIssue(deps, req, issue_iid);
-    res.status(201).json(toTimeStats(await spendTime(deps.db, issue, duration, actorId, summary)));
+    res.status(201).json(toTimeStats(await spendTime(deps.db, issue, duration, actorId, { summary })));
   });
   // POST /projects/:id/issues/:issue_iid/reset_spent_time
   router.post(`${base}/reset_spent_time`, async (req, res) => {

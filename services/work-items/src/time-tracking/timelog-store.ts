@@ -7,6 +7,7 @@ export async function lockedTimeSpent(trx: Knex.Transaction, issueId: number): P
 }
 
 /** Records one time log (seconds; negative subtracts) of a user on an issue. */
-export async function insertTimelog(trx: Knex.Transaction, log: { issueId: number; userId: number; timeSpent: number; summary: string | null }): Promise<void> {
-  await trx('timelogs').insert({ issue_id: log.issueId, user_id: log.userId, time_spent: log.timeSpent, summary: log.summary });
+export async function insertTimelog(trx: Knex.Transaction, log: { issueId: number; userId: number; timeSpent: number; summary: string | null; spentAt?: Date }): Promise<void> {
+  const at = log.spentAt ? { spent_at: log.spentAt } : {};
+  await trx('timelogs').insert({ issue_id: log.issueId, user_id: log.userId, time_spent: log.timeSpent, summary: log.summary, ...at });
 }

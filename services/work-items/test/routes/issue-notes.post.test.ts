@@ -39,20 +39,21 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
       expect(res.body).toMatchObject({ body: 'This is an epic', commands_changes: { promote_to_epic: true } });
     });
 
-    it('is plain text for a guest (not allowed) and on an already promoted issue', async () => {
+    it('is not applied for a guest (not allowed) nor on an already promoted issue: 202 "Could not apply"', async () => {
       const issue = await s.issue();
-      expect((await note(s.guest, issue.iid, { body: '/promote' }).expect(201)).body).toMatchObject({ body: '/promote', commands_changes: {} });
+      const refused = { commands_changes: {}, summary: ['Could not apply promote command.'] };
+      expect((await note(s.guest, issue.iid, { body: '/promote' }).expect(202)).body).toEqual(refused);
       expect((await note(s.reporter, issue.iid, { body: '/promote' }).expect(202)).body).toEqual({ commands_changes: { promote_to_epic: true }, summary: ['Promoted issue to an epic.'] });
-      expect((await note(s.reporter, issue.iid, { body: '/promote' }).expect(201)).body.commands_changes).toEqual({});
+      expect((await note(s.reporter, issue.iid, { body: '/promote' }).expect(202)).body).toEqual(refused);
     });
 
-    it('is plain text in a personal project (no group for the epic)', async () => {
+    it('is not applied in a personal project (no group for the epic)', async () => {
       const personal = await s.world.project('mine');
       const owner = await s.world.user('me');
       await s.world.member(personal, owner, 50);
       const issue = (await s.world.onProject(personal, owner).post(`/api/v4/projects/${personal.id}/issues`).send({ title: 'x' }).expect(201)).body;
-      const res = await s.world.onProject(personal, owner).post(`/api/v4/projects/${personal.id}/issues/${issue.iid}/notes`).send({ body: '/promote' }).expect(201);
-      expect(res.body.body).toBe('/promote');
+      const res = await s.world.onProject(personal, owner).post(`/api/v4/projects/${personal.id}/issues/${issue.iid}/notes`).send({ body: 'Big\n/promote' }).expect(201);
+      expect(res.body).toMatchObject({ body: 'Big', commands_changes: {} });
     });
   });
 
