@@ -25,8 +25,10 @@ export interface AwardableKey {
   id: number;
 }
 
-/** The largest id a Postgres `integer` column holds: larger ones name nothing. */
-const MAX_ID = 2_147_483_647;
+/** Whether `id` fits the `integer` columns ids and iids are stored in (any other names nothing, as in GitLab). */
+export function storableId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+}
 
 /** Awards on one awardable (`AwardRow`s, for pagination), oldest first. */
 export function awardsOf(db: Db, a: AwardableKey): Knex.QueryBuilder {
@@ -35,7 +37,7 @@ export function awardsOf(db: Db, a: AwardableKey): Knex.QueryBuilder {
 
 /** The award `id` when it is on this awardable. */
 export async function findAwardOn(db: Db, a: AwardableKey, id: number): Promise<Award | undefined> {
-  if (id > MAX_ID || id < 1) return undefined;
+  if (!storableId(id)) return undefined;
   const row: AwardRow | undefined = await awardsOf(db, a).where({ id }).first();
   return row && awardFromRow(row);
 }

@@ -7,6 +7,7 @@ import { RecordNotFoundError } from '../errors';
 import { canReadIssue } from '../issues/policy';
 import { assigneeIds, findIssueByIid } from '../issues/issue-store';
 import { findMergeRequest } from '../merge-requests/merge-request-store';
+import { storableId } from './award-store';
 import { findAwardableNote, findSnippet, Snippet } from './awardable-store';
 
 /** GitLab's polymorphic `awardable_type` values. */
@@ -105,7 +106,7 @@ export const AWARDABLE_KINDS: readonly AwardableKind[] = [issues, mergeRequests,
  * from Planner/Reporter up; never awardable when it is a system note. Another noteable's note is `404 Not found`.
  */
 export async function findNoteAwardable(db: Knex, pc: ProjectContext, parent: Awardable, noteId: number): Promise<Awardable> {
-  const note = await findAwardableNote(db, parent.type, parent.id, noteId);
+  const note = storableId(noteId) ? await findAwardableNote(db, parent.type, parent.id, noteId) : undefined;
   if (!note) throw new RecordNotFoundError();
   const readable = parent.readable && (!note.internal || pc.viewer.admin || pc.level >= ISSUE_ADMIN_LEVEL);
   return {
@@ -117,6 +118,7 @@ export async function findNoteAwardable(db: Knex, pc: ProjectContext, parent: Aw
 /** The awardable a request names: its base (`kind` and `id`), then the note when `noteId` is given. */
 export async function findAwardable(db: Knex, pc: ProjectContext, kind: AwardableKind, id: number, noteId?: number): Promise<Awardable> {
   if (!projectReadable(pc)) throw new NotFoundError('Project');
+  if (!storableId(id)) throw new RecordNotFoundError();
   const base = await kind.find(db, pc, id);
   return noteId === undefined ? base : findNoteAwardable(db, pc, base, noteId);
 }

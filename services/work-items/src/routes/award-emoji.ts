@@ -22,7 +22,7 @@ async function present(db: Knex, awards: Award[]): Promise<Record<string, unknow
 /** `:note_id` is looked up as given (`notes.find`): anything but digits names no note. */
 function noteIdOf(req: Request): number {
   const raw = String(req.params.note_id);
-  if (!/^\d{1,9}$/.test(raw)) throw new RecordNotFoundError();
+  if (!/^\d+$/.test(raw)) throw new RecordNotFoundError();
   return Number(raw);
 }
 

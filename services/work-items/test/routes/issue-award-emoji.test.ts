@@ -88,6 +88,23 @@ describe('award emoji on issues', () => {
     });
   });
 
+  describe('ids beyond what is stored', () => {
+    it('name nothing (404 Not found), never a 5xx', async () => {
+      const issue = await s.issue();
+      const note = (await s.on(s.reporter).post(s.path(issue.iid, '/notes')).send({ body: 'x' }).expect(201)).body;
+      for (const big of ['2147483648', '99999999999']) {
+        await s.on(s.guest).get(`/api/v4/projects/${s.project.id}/issues/${big}/award_emoji`).expect(404, { message: '404 Not found' });
+        await s.on(s.guest).get(awards(issue.iid, `/${big}`)).expect(404, { message: '404 Not found' });
+        await s.on(s.guest).delete(awards(issue.iid, `/${big}`)).expect(404, { message: '404 Not found' });
+        await s.on(s.guest).get(s.path(issue.iid, `/notes/${big}/award_emoji`)).expect(404, { message: '404 Not found' });
+        await s.on(s.guest).get(`/api/v4/projects/${s.project.id}/merge_requests/${big}/award_emoji`).expect(404, { message: '404 Not found' });
+        await s.on(s.guest).get(`/api/v4/projects/${s.project.id}/snippets/${big}/award_emoji`).expect(404, { message: '404 Not found' });
+      }
+      await s.on(s.guest).get(s.path(issue.iid, `/notes/${note.id}/award_emoji/-1`)).expect(404, { message: '404 Not found' });
+      await s.on(s.guest).post(awards(issue.iid)).send({ name: ['tada', 'x'] }).expect(400);
+    });
+  });
+
   describe('GET /projects/:id/issues/:issue_iid/award_emoji', () => {
     it('lists the awards by id with GitLab’s pagination headers, anonymous too', async () => {
       const issue = await s.issue();
