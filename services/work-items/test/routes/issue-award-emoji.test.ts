@@ -68,6 +68,17 @@ describe('award emoji on issues', () => {
       await s.world.onProject(secret, s.reporter).post(path).send({ name: 'tada' }).expect(201);
     });
 
+    it('is 404 Award Emoji Not Found on an archived project, whose awards stay readable', async () => {
+      const old = await s.world.project('old', { group: s.group, visibility: 'public' });
+      await s.world.member(old, s.reporter, AccessLevel.REPORTER);
+      const issue = (await s.world.onProject(old, s.reporter).post(`/api/v4/projects/${old.id}/issues`).send({ title: 'x' }).expect(201)).body;
+      const path = `/api/v4/projects/${old.id}/issues/${issue.iid}/award_emoji`;
+      const a = (await s.world.onProject(old, s.reporter).post(path).send({ name: 'tada' }).expect(201)).body;
+      await s.world.archive(old);
+      await s.world.onProject(old, s.reporter).post(path).send({ name: 'rocket' }).expect(404, { message: '404 Award Emoji Not Found' });
+      expect((await s.world.onProject(old, null).get(path).expect(200)).body).toEqual([a]);
+    });
+
     it('marks all the awarder’s pending to-dos on the issue done, and no one else’s', async () => {
       const issue = await s.issue();
       const mine = (await s.on(s.guest).post(s.path(issue.iid, '/todo')).expect(201)).body;
