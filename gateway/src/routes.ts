@@ -137,6 +137,9 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/milestones/*', 'project'], ['/projects/:id/merge_requests/*', 'project'], ['/projects/:id/snippets/*', 'project'],
     ['/groups/:id/issues/*', 'group'], ['/groups/:id/issues_statistics', 'group'], ['/groups/:id/labels/*', 'group'],
     ['/groups/:id/milestones/*', 'group'], ['/groups/:id/merge_requests/*', 'group'], ['/groups/:id/epics/*', 'group'],
+    // award emoji on notes: no `authenticate!` (anonymous reads of public awardables), unlike the notes API
+    ['/projects/:id/issues/:iid/notes/:nid/award_emoji/*', 'project'], ['/projects/:id/merge_requests/:iid/notes/:nid/award_emoji/*', 'project'],
+    ['/projects/:id/snippets/:sid/notes/:nid/award_emoji/*', 'project'],
   ]),
   ...family({ service: 'work-items', authenticated: true }, [
     ['/projects/:id/issues/:iid/notes/*', 'project'], ['/projects/:id/issues/:iid/subscribe', 'project'],

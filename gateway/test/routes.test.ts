@@ -101,7 +101,10 @@ describe('routing table', () => {
 
   test.each([
     ['/api/v4/projects/5/issues/3/notes', true],
-    ['/api/v4/projects/5/issues/3/notes/9/award_emoji', true],
+    ['/api/v4/projects/5/issues/3/notes/9/award_emoji', false],
+    ['/api/v4/projects/5/merge_requests/3/notes/9/award_emoji/4', false],
+    ['/api/v4/projects/5/snippets/3/notes/9/award_emoji', false],
+    ['/api/v4/projects/5/issues/3/notes/9', true],
     ['/api/v4/projects/5/issues/3/subscribe', true],
     ['/api/v4/projects/5/issues/3/todo', true],
     ['/api/v4/projects/5/merge_requests/3/notes', true],

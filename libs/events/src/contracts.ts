@@ -127,3 +127,24 @@ export const IssueEvents = {
   reopened: 'work-items.issue.reopened',
   deleted: 'work-items.issue.deleted',
 } as const;
+
+/** work-items.award_emoji.awarded | work-items.award_emoji.removed */
+export interface AwardEmojiEventV1 {
+  id: number;
+  /** The stored emoji name (aliases resolved: `+1` is `thumbsup`). */
+  name: string;
+  /** Who awarded it. */
+  user_id: number;
+  awardable_type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
+  awardable_id: number;
+  project_id: number;
+  created_at: string;
+  updated_at: string;
+  /** The user whose action produced the event (an administrator may remove another's award). */
+  actor_id: number;
+}
+
+export const AwardEmojiEvents = {
+  awarded: 'work-items.award_emoji.awarded',
+  removed: 'work-items.award_emoji.removed',
+} as const;

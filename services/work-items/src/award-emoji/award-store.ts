@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import { HttpError } from '@anvil/http';
-import { isUniqueViolation } from '@anvil/db';
 import { camelize, Camelized, RowTimestamps } from '../db/rows';
+import { DOWNVOTE, UPVOTE } from './emoji-names';
 
 type Db = Knex | Knex.Transaction;
 
@@ -14,45 +13,48 @@ export interface AwardRow extends RowTimestamps {
   awardable_id: number;
 }
 
-/** An emoji a user awarded to an awardable (today: an issue). */
+/** An emoji a user awarded to an awardable. */
 export type Award = Camelized<AwardRow>;
 
 /** The domain award of a row. */
 export const awardFromRow: (r: AwardRow) => Award = camelize;
 
-/** Emoji names that count as up and down votes on issues. */
-export const UPVOTE = 'thumbsup';
-export const DOWNVOTE = 'thumbsdown';
-
-/** A thin emoji-name check (lower-case word characters, as GitLab's names are). */
-export function validEmojiName(name: string): boolean {
-  return /^[a-z0-9_+-]{1,64}$/.test(name);
+/** An awardable as the `award_emoji` table keys it. */
+export interface AwardableKey {
+  type: string;
+  id: number;
 }
 
-/**
- * Awards `name` by a user to an issue, keeping the issue's up/down vote counters in the same
- * transaction. The same award twice is GitLab's `404 Award Emoji Name has already been taken Not Found`.
- */
-export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<Award> {
-  try {
-    return await db.transaction(async (trx) => {
-      const [row] = await trx('award_emoji').insert({ name, user_id: userId, awardable_type: 'Issue', awardable_id: issueId }).returning('*');
-      await bumpVotes(trx, issueId, name, 1);
-      return awardFromRow(row);
-    });
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new HttpError(404, { message: '404 Award Emoji Name has already been taken Not Found' });
-    throw e;
-  }
+/** Whether `id` fits the `integer` columns ids and iids are stored in (any other names nothing, as in GitLab). */
+export function storableId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 }
 
-/** Adjusts `upvotes`/`downvotes` of an issue for an award added (+1) or removed (-1). */
-export async function bumpVotes(db: Db, issueId: number, name: string, delta: number): Promise<void> {
+/** Awards on one awardable (`AwardRow`s, for pagination), oldest first. */
+export function awardsOf(db: Db, a: AwardableKey): Knex.QueryBuilder {
+  return db('award_emoji').where({ awardable_type: a.type, awardable_id: a.id }).orderBy('id');
+}
+
+/** The award `id` when it is on this awardable. */
+export async function findAwardOn(db: Db, a: AwardableKey, id: number): Promise<Award | undefined> {
+  if (!storableId(id)) return undefined;
+  const row: AwardRow | undefined = await awardsOf(db, a).where({ id }).first();
+  return row && awardFromRow(row);
+}
+
+/** Inserts an award (a duplicate raises Postgres' unique violation). */
+export async function insertAward(db: Db, a: AwardableKey, userId: number, name: string): Promise<Award> {
+  const [row] = await db('award_emoji').insert({ name, user_id: userId, awardable_type: a.type, awardable_id: a.id }).returning('*');
+  return awardFromRow(row);
+}
+
+/** Deletes an award; true when it was still there. */
+export async function deleteAward(db: Db, id: number): Promise<boolean> {
+  return (await db('award_emoji').where({ id }).delete()) > 0;
+}
+
+/** Adjusts the `upvotes`/`downvotes` counter of an issue or merge request for a thumb added (+1) or removed (-1). */
+export async function bumpVotes(db: Db, table: 'issues' | 'merge_requests', id: number, name: string, delta: number): Promise<void> {
   const column = name === UPVOTE ? 'upvotes' : name === DOWNVOTE ? 'downvotes' : null;
-  if (column) await db('issues').where({ id: issueId }).increment(column, delta);
-}
-
-/** Awards on one issue (`AwardRow`s, for pagination), oldest first. */
-export function issueAwards(db: Db, issueId: number): Knex.QueryBuilder {
-  return db('award_emoji').where({ awardable_type: 'Issue', awardable_id: issueId }).orderBy('id');
+  if (column) await db(table).where({ id }).increment(column, delta);
 }

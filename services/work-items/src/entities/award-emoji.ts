@@ -3,7 +3,7 @@ import type { UserRow } from '../read-model/store';
 import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
-/** GitLab's `AwardEmoji` entity. */
+/** GitLab's `AwardEmoji` entity; `url` is a custom emoji's file, null for the standard ones served here. */
 export function toAwardEmoji(a: Award, user: UserRow | undefined): Record<string, unknown> {
   return {
     id: a.id,
@@ -12,5 +12,6 @@ export function toAwardEmoji(a: Award, user: UserRow | undefined): Record<string
     ...timestamps(a),
     awardable_id: a.awardableId,
     awardable_type: a.awardableType,
+    url: null,
   };
 }

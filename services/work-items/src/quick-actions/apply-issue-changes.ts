@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
 import { ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
-import { bumpVotes } from '../award-emoji/award-store';
+import { toggleAwardIn } from '../award-emoji/award-service';
 import { normalizeEmojiName } from '../award-emoji/emoji-names';
 import type { IssueAttributes } from '../issues/issue-attributes';
 import type { Issue } from '../issues/issue-row';
@@ -12,7 +12,7 @@ import { labelsByIds } from '../labels/label-store';
 import { promoteIssue } from '../notes/promote';
 import { setSubscription } from '../subscriptions/subscription-service';
 import { setEstimate, spendTime } from '../time-tracking/time-tracking-service';
-import { markIssueTodo } from '../todos/todo-store';
+import { markIssueTodo, markTargetTodosDone } from '../todos/todo-store';
 import type { CommandsChanges } from './context';
 
 /** What `/spend` and `/remove_time_spent` put in `commands_changes.spend_time`. */
@@ -45,23 +45,15 @@ async function issueAttributes(trx: Knex.Transaction, issue: Issue, c: CommandsC
   return attrs;
 }
 
-/**
- * `toggle_award`: removes the caller's award of that emoji when present, else awards it (which,
- * as `TodoService#new_award_emoji`, marks the caller's pending to-dos on the issue done).
- */
-async function toggleAward(trx: Knex.Transaction, issue: Issue, userId: number, emoji: string): Promise<void> {
+/** `toggle_award` on the issue (the award service's, with its counters, to-dos and events). */
+function toggleAward(trx: Knex.Transaction, issue: Issue, userId: number, emoji: string): Promise<void> {
   const name = normalizeEmojiName(emoji) ?? emoji;
-  const where = { awardable_type: 'Issue', awardable_id: issue.id, user_id: userId, name };
-  const removed = await trx('award_emoji').where(where).delete();
-  if (!removed) {
-    await trx('award_emoji').insert(where);
-    await finishTodos(trx, issue, userId);
-  }
-  await bumpVotes(trx, issue.id, name, removed ? -1 : 1);
+  const target = { type: 'Issue' as const, id: issue.id, projectId: issue.projectId, todoTarget: { type: 'Issue' as const, id: issue.id }, votesTable: 'issues' as const };
+  return toggleAwardIn(trx, target, userId, name);
 }
 
-function finishTodos(trx: Knex.Transaction, issue: Issue, userId: number): Promise<number> {
-  return trx('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, state: 'pending' }).update({ state: 'done', updated_at: new Date() });
+function finishTodos(trx: Knex.Transaction, issue: Issue, userId: number): Promise<void> {
+  return markTargetTodosDone(trx, userId, 'Issue', issue.id);
 }
 
 /** `/todo` adds a `marked` to-do; `/done` marks the caller's pending to-dos on the issue done. */

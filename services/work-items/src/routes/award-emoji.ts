@@ -1,40 +1,86 @@
-import type { Router } from 'express';
-import { ctx, p, paginate, params, UnauthorizedError, ValidationError, HttpError } from '@anvil/http';
+import type { Request, Router } from 'express';
+import type { Knex } from 'knex';
+import { checkUnmodifiedSince, ctx, p, paginate, params } from '@anvil/http';
 import { projectContext } from '../access/project-context';
-import { awardFromRow, AwardRow, awardIssue, issueAwards, validEmojiName } from '../award-emoji/award-store';
+import { addAward, assertReadable, assertRemovable, findAward, removeAward } from '../award-emoji/award-service';
+import { Award, awardFromRow, AwardRow, awardsOf } from '../award-emoji/award-store';
+import { Awardable, AWARDABLE_KINDS, AwardableKind, findAwardable } from '../award-emoji/awardables';
 import { toAwardEmoji } from '../entities/award-emoji';
-import { findReadableIssue } from '../issues/issue-access';
+import { RecordNotFoundError } from '../errors';
 import { usersByIds } from '../read-model/store';
 import type { RouteDeps } from './deps';
 
-const listParams = params({ issue_iid: p.integer().required() });
-const createParams = params({ issue_iid: p.integer().required(), name: p.string().required() });
+const awardParam = params({ award_id: p.integer().required() });
+const nameParam = params({ name: p.string().required() });
 
-/** Thin award emoji on issues (list and award); the full emoji API comes later. */
+/** Serialises awards with their users. */
+async function present(db: Knex, awards: Award[]): Promise<Record<string, unknown>[]> {
+  const users = await usersByIds(db, awards.map((a) => a.userId));
+  return awards.map((a) => toAwardEmoji(a, users.get(a.userId)));
+}
+
+/** `:note_id` is looked up as given (`notes.find`): anything but digits names no note. */
+function noteIdOf(req: Request): number {
+  const raw = String(req.params.note_id);
+  if (!/^\d+$/.test(raw)) throw new RecordNotFoundError();
+  return Number(raw);
+}
+
+/** The awardable a request's URL names, for one base (`kind`), on the awardable itself or on one of its notes. */
+function awardableLoader(db: Knex, kind: AwardableKind, onNote: boolean) {
+  const idParam = params({ [kind.param]: p.integer().required() });
+  return async (req: Request, forWrite = false): Promise<Awardable> => {
+    const id = (idParam.parse(req) as Record<string, number>)[kind.param];
+    const pc = await projectContext(db, ctx(req), forWrite);
+    return findAwardable(db, pc, kind, id, onNote ? noteIdOf(req) : undefined);
+  };
+}
+
+function mountBase(router: Router, db: Knex, kind: AwardableKind, onNote: boolean): void {
+  const path = `/projects/:id/${kind.segment}/:${kind.param}${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+  const load = awardableLoader(db, kind, onNote);
+
+  // GET /projects/:id/{issues/:issue_iid|merge_requests/:merge_request_iid|snippets/:snippet_id}[/notes/:note_id]/award_emoji
+  router.get(path, async (req, res) => {
+    const awardable = await load(req);
+    assertReadable(awardable);
+    const page = await paginate<AwardRow>(req, awardsOf(db, awardable));
+    res.set(page.headers).json(await present(db, page.items.map(awardFromRow)));
+  });
+
+  // GET /projects/:id/{issues/:issue_iid|merge_requests/:merge_request_iid|snippets/:snippet_id}[/notes/:note_id]/award_emoji/:award_id
+  router.get(`${path}/:award_id`, async (req, res) => {
+    const { award_id } = awardParam.parse(req);
+    const awardable = await load(req);
+    assertReadable(awardable);
+    res.json((await present(db, [await findAward(db, awardable, award_id)]))[0]);
+  });
+
+  // POST /projects/:id/{issues/:issue_iid|merge_requests/:merge_request_iid|snippets/:snippet_id}[/notes/:note_id]/award_emoji
+  router.post(path, async (req, res) => {
+    const { name } = nameParam.parse(req);
+    const awardable = await load(req, true);
+    const award = await addAward(db, awardable, ctx(req).user, name);
+    res.status(201).json((await present(db, [award]))[0]);
+  });
+
+  // DELETE /projects/:id/{issues/:issue_iid|merge_requests/:merge_request_iid|snippets/:snippet_id}[/notes/:note_id]/award_emoji/:award_id
+  router.delete(`${path}/:award_id`, async (req, res) => {
+    const { award_id } = awardParam.parse(req);
+    const awardable = await load(req);
+    const award = await findAward(db, awardable, award_id);
+    const actor = ctx(req).user;
+    assertRemovable(award, actor);
+    checkUnmodifiedSince(req, award.updatedAt);
+    await removeAward(db, awardable, award, actor);
+    res.status(204).end();
+  });
+}
+
+/** GitLab's award emoji API on issues, merge requests and project snippets, and on their notes. */
 export function mountAwardEmoji(router: Router, { db }: RouteDeps): void {
-  // GET /projects/:id/issues/:issue_iid/award_emoji
-  router.get('/projects/:id/issues/:issue_iid/award_emoji', async (req, res) => {
-    const { issue_iid } = listParams.parse(req);
-    const pc = await projectContext(db, ctx(req));
-    const issue = await findReadableIssue(db, pc, issue_iid);
-    const page = await paginate<AwardRow>(req, issueAwards(db, issue.id));
-    const awards = page.items.map(awardFromRow);
-    const users = await usersByIds(db, awards.map((a) => a.userId));
-    res.set(page.headers).json(awards.map((a) => toAwardEmoji(a, users.get(a.userId))));
-  });
-
-  // POST /projects/:id/issues/:issue_iid/award_emoji
-  router.post('/projects/:id/issues/:issue_iid/award_emoji', async (req, res) => {
-    const c = ctx(req);
-    if (!c.user) throw new UnauthorizedError();
-    const { issue_iid, name } = createParams.parse(req);
-    const pc = await projectContext(db, c, true);
-    const issue = await findReadableIssue(db, pc, issue_iid).catch(() => {
-      throw new HttpError(404, { message: '404 Award Emoji Not Found' });
-    });
-    const emoji = name.replace(/^:|:$/g, '');
-    if (!validEmojiName(emoji)) throw new ValidationError({ name: ['is not a valid emoji name'] });
-    const award = await awardIssue(db, c.user.id, issue.id, emoji);
-    res.status(201).json(toAwardEmoji(award, (await usersByIds(db, [c.user.id])).get(c.user.id)));
-  });
+  for (const kind of AWARDABLE_KINDS) {
+    mountBase(router, db, kind, false);
+    mountBase(router, db, kind, true);
+  }
 }

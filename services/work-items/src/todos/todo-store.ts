@@ -53,3 +53,8 @@ export async function markDone(db: Db, userId: number, id?: number): Promise<Tod
   const row: TodoRow | undefined = await db('todos').where({ user_id: userId, id }).first();
   return row && todoFromRow(row);
 }
+
+/** Marks every pending to-do of the user on one target done (`TodoService#mark_pending_todos_as_done`). */
+export async function markTargetTodosDone(db: Db, userId: number, targetType: string, targetId: number): Promise<void> {
+  await db('todos').where({ user_id: userId, target_type: targetType, target_id: targetId, state: 'pending' }).update({ state: 'done', updated_at: new Date() });
+}
