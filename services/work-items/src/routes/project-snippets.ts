@@ -35,8 +35,11 @@ async function load(db: Knex, pc: ProjectContext, snippetId: number, notFound: (
   return loadVisible(db, pc.id, snippetId, snippetViewer(pc), notFound);
 }
 
+/** Grape's `content_type 'text/plain'` (no charset; express's `set` would add one). */
 function sendText(res: Response, body: string, disposition: string): void {
-  res.status(200).set({ 'Content-Type': 'text/plain', 'Content-Disposition': disposition }).end(body);
+  res.status(200).setHeader('Content-Type', 'text/plain');
+  res.setHeader('Content-Disposition', disposition);
+  res.end(body);
 }
 
 /** Project snippets: list, get, create, edit, delete, raw content (`lib/api/project_snippets.rb`). */
