@@ -96,3 +96,8 @@ export async function replaceSnippetFiles(db: Db, snippetId: number, files: Snip
 export async function deleteSnippetRow(db: Db, id: number): Promise<void> {
   await db('snippets').where({ id }).delete();
 }
+
+/** Deletes every snippet of a project (a deleted project takes them along). */
+export async function deleteProjectSnippets(db: Db, projectId: number): Promise<void> {
+  await db('snippets').where({ project_id: projectId }).delete();
+}

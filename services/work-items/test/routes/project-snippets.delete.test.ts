@@ -1,3 +1,4 @@
+import { IdentityEvents } from '@anvil/events';
 import { SnippetFixture, snippetFixture } from '../support/snippets';
 
 describe('DELETE /projects/:id/snippets/:snippet_id', () => {
@@ -62,5 +63,25 @@ describe('DELETE /projects/:id/snippets/:snippet_id', () => {
       const s = await f.snippet();
       await f.on(f.guest).delete(f.path(s.id)).set('If-Unmodified-Since', 'Mon, 01 Jan 2001 00:00:00 GMT').expect(403, { message: '403 Forbidden' });
     });
+  });
+});
+
+describe('when identity deletes the project', () => {
+  let f: SnippetFixture;
+  beforeAll(async () => {
+    f = await snippetFixture();
+  });
+  afterAll(() => f?.svc.stop());
+
+  it('takes its snippets and their files along', async () => {
+    const s = await f.snippet();
+    const p = f.project;
+    const name = p.path_with_namespace.split('/').pop() as string;
+    await f.world.publish(IdentityEvents.projectDeleted, {
+      id: p.id, name, path: name, path_with_namespace: p.path_with_namespace, namespace_id: p.namespace_id, namespace_kind: 'group',
+      group_id: p.group_id, group_traversal_ids: p.traversal, visibility: p.visibility, archived: false, creator_id: null, web_url: '',
+    });
+    expect(await f.svc.deps.db('snippets').where({ id: s.id })).toEqual([]);
+    expect(await f.svc.deps.db('snippet_files').where({ snippet_id: s.id })).toEqual([]);
   });
 });

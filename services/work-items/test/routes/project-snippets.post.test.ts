@@ -1,5 +1,6 @@
 import { TEST_BASE_URL } from '@anvil/testing';
 import { SnippetFixture, snippetFixture, userBasic } from '../support/snippets';
+import { AccessLevel } from '../support/world';
 
 describe('POST /projects/:id/snippets', () => {
   let f: SnippetFixture;
@@ -60,6 +61,16 @@ describe('POST /projects/:id/snippets', () => {
 
     it('validates parameters before authentication, as Grape does', async () => {
       await f.on(null).post(f.path()).send({ visibility: 'public', file_name: 'a', content: 'a' }).expect(400, { error: 'title is missing' });
+    });
+  });
+
+  describe('on an archived project', () => {
+    it('is 403 for a reporter', async () => {
+      const archived = await f.world.project('old', { visibility: 'public' });
+      await f.world.member(archived, f.reporter, AccessLevel.REPORTER);
+      await f.world.archive(archived);
+      await f.world.onProject(archived, f.reporter).post(`/api/v4/projects/${archived.id}/snippets`)
+        .send({ title: 'A', visibility: 'public', file_name: 'a', content: 'a' }).expect(403, { message: '403 Forbidden' });
     });
   });
 
