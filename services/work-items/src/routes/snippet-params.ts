@@ -60,14 +60,16 @@ export const createSnippetParams = {
     const extra: string[] = [];
     if (present(input, 'content') && !present(input, 'file_name')) extra.push('file_name is missing');
     if (!present(input, 'files') && !present(input, 'content')) extra.push('files, content are missing, exactly one parameter must be provided');
+    const errors: string[] = [];
+    let out: ReturnType<typeof createSchema.parse> | undefined;
     try {
-      const out = createSchema.parseObject(input);
-      if (extra.length) throw new ParamError(extra.join(', '));
-      return out;
+      out = createSchema.parseObject(input);
     } catch (e) {
-      if (!(e instanceof ParamError) || !extra.length || e.message.includes(extra[0])) throw e;
-      throw new ParamError([(e.body as { error: string }).error, ...extra].join(', '));
+      if (!(e instanceof ParamError)) throw e;
+      errors.push((e.body as { error: string }).error);
     }
+    if (errors.length || extra.length || !out) throw new ParamError([...errors, ...extra].join(', '));
+    return out;
   },
 };
 

@@ -11,7 +11,7 @@ import {
 } from './snippet-store';
 
 /** Longest `title` and `file_name` (`app/models/snippet.rb`). */
-export const MAX_TITLE_LENGTH = 255;
+export const MAX_NAME_LENGTH = 255;
 
 /** What creating a snippet takes: its files as `create` actions (a path may be blank: GitLab names it). */
 export interface NewSnippet {
@@ -33,7 +33,7 @@ export interface SnippetChanges {
 
 const MULTI_FILE_MESSAGE = 'To update Snippets with multiple files, you must use the `files` parameter';
 
-/** `create_snippet`: Reporter and up (administrators count as Owner), on a project that is not archived. */
+/** `create_snippet`: Reporter and up (administrators count as Owner); archived projects refuse every write apart. */
 export function canCreateSnippet(pc: ProjectContext): boolean {
   return !!pc.viewer.user && pc.level >= AccessLevel.REPORTER;
 }
@@ -52,8 +52,8 @@ export function assertCanAdminSnippet(pc: ProjectContext, snippet: Snippet): voi
 /** The model's validations on what is about to be saved: `Title`/`File name` at most 255 characters. */
 function validate(title: string, fileName: string): void {
   const errors: string[] = [];
-  if (title.length > MAX_TITLE_LENGTH) errors.push(`Title is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
-  if (fileName.length > MAX_TITLE_LENGTH) errors.push(`File name is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
+  if (title.length > MAX_NAME_LENGTH) errors.push(`Title is too long (maximum is ${MAX_NAME_LENGTH} characters)`);
+  if (fileName.length > MAX_NAME_LENGTH) errors.push(`File name is too long (maximum is ${MAX_NAME_LENGTH} characters)`);
   if (errors.length) throw new SnippetServiceError(toSentence(errors));
 }
 
@@ -72,7 +72,7 @@ export async function createSnippet(db: Knex, pc: ProjectContext, input: NewSnip
   const actor = pc.viewer.user;
   if (!actor || !canCreateSnippet(pc)) throw new ForbiddenError();
   const files = applyFileActions([], input.files.map((f) => ({ action: 'create', ...f })));
-  if (files) validate(input.title, files[0].path);
+  validate(input.title, files?.[0].path ?? '');
   if (!files) throw new SnippetServiceError('Repository Error creating the snippet');
   return db.transaction(async (trx) => {
     const snippet = await insertSnippet(trx, {
