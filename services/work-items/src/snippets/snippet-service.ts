@@ -64,13 +64,14 @@ function firstFileColumns(files: SnippetFile[]): SnippetColumns {
 
 /**
  * Creates a snippet in the project by the caller (Reporter+, else 403) with its files, and announces
- * `work-items.snippet.created`. Files the repository would refuse (a path twice, more than ten)
- * are GitLab's 400 `Repository Error creating the snippet`.
+ * `work-items.snippet.created`. No file is the model's 400 `Content can't be blank`; files the
+ * repository would refuse (a path twice, more than ten) are 400 `Repository Error creating the snippet`.
  */
 export async function createSnippet(db: Knex, pc: ProjectContext, input: NewSnippet): Promise<Snippet> {
   assertWritable(pc);
   const actor = pc.viewer.user;
   if (!actor || !canCreateSnippet(pc)) throw new ForbiddenError();
+  if (!input.files.length) throw new SnippetServiceError("Content can't be blank");
   const files = applyFileActions([], input.files.map((f) => ({ action: 'create', ...f })));
   validate(input.title, files?.[0].path ?? '');
   if (!files) throw new SnippetServiceError('Repository Error creating the snippet');

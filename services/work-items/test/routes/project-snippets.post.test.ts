@@ -103,6 +103,10 @@ describe('POST /projects/:id/snippets', () => {
         .expect(400, { message: { error: 'Title is too long (maximum is 255 characters) and File name is too long (maximum is 255 characters)' } });
     });
 
+    it('answers an empty files[] as the model does', async () => {
+      await post({ ...ok, files: [] }).expect(400, { message: { error: "Content can't be blank" } });
+    });
+
     it('refuses more than ten files and a path given twice', async () => {
       const before = await count();
       const eleven = Array.from({ length: 11 }, (_, i) => ({ file_path: `f${i}`, content: 'x' }));
