@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 /**
  * Project snippets. A snippet's files live in `snippet_files` in their order (`position`); the
  * snippet row keeps `file_name` and `content` of the first file, as GitLab's legacy columns do.
- * `visibility_level` holds GitLab's levels: 0 private, 10 internal, 20 public. Lists are per
+ * `visibility_level` holds GitLab's levels: 0 private, 10 internal, 20 public; `user_agent` and
+ * `ip_address` are the creating request's (GitLab's user agent detail). Lists are per
  * project, newest id first, optionally limited to some visibility levels.
  */
 export async function up(knex: Knex): Promise<void> {
@@ -17,6 +18,8 @@ export async function up(knex: Knex): Promise<void> {
       file_name text,
       content text NOT NULL,
       visibility_level smallint NOT NULL CHECK (visibility_level IN (0, 10, 20)),
+      user_agent text,
+      ip_address text,
       created_at timestamptz(3) NOT NULL DEFAULT now(),
       updated_at timestamptz(3) NOT NULL DEFAULT now()
     );

@@ -47,3 +47,12 @@ export function toProjectSnippet(v: SnippetView, o: SnippetUrlOptions): Record<s
     imported_from: 'none',
   };
 }
+
+/**
+ * GitLab's `UserAgentDetail` entity of a snippet, or null when none was recorded. Anvil checks
+ * nothing for spam, so `akismet_submitted` is always false.
+ */
+export function toUserAgentDetail(s: Snippet): Record<string, unknown> | null {
+  if (!s.userAgent || !s.ipAddress) return null;
+  return { user_agent: s.userAgent, ip_address: s.ipAddress, akismet_submitted: false };
+}

@@ -1,13 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import { ctx, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
+import { ctx, ForbiddenError, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
 import { projectContext, ProjectContext } from '../access/project-context';
-import { SNIPPET_REF, toProjectSnippet } from '../entities/snippet';
+import { SNIPPET_REF, toProjectSnippet, toUserAgentDetail } from '../entities/snippet';
 import { RecordNotFoundError } from '../errors';
 import { usersByIds } from '../read-model/store';
 import { loadVisible, snippetViewer, visibleSnippets } from '../snippets/snippet-finder';
 import { assertCanAdminSnippet, createSnippet, deleteSnippet, updateSnippet } from '../snippets/snippet-service';
-import { Snippet, snippetFilePaths, snippetFiles, snippetFromRow, SnippetRow } from '../snippets/snippet-store';
+import { findSnippet, Snippet, snippetFilePaths, snippetFiles, snippetFromRow, SnippetRow } from '../snippets/snippet-store';
 import type { RouteDeps } from './deps';
 import { checkUnmodifiedSince } from './preconditions';
 import { inlineDisposition } from './raw-content';
@@ -22,6 +22,18 @@ const snippetNotFound = () => new NotFoundError('Snippet');
 
 function requireUser(req: Request): void {
   if (!ctx(req).user) throw new UnauthorizedError();
+}
+
+/** GitLab's `authenticated_as_admin!`: 401 anonymous, 403 for anyone but an administrator. */
+function requireAdmin(req: Request): void {
+  requireUser(req);
+  if (!ctx(req).user?.admin) throw new ForbiddenError();
+}
+
+/** The caller's address: the last `X-Forwarded-For` hop (the one the gateway added), else the peer. */
+function clientAddress(req: Request): string | null {
+  const hops = (req.get('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  return hops.pop() ?? req.socket.remoteAddress ?? null;
 }
 
 async function present(db: Knex, pc: ProjectContext, snippets: Snippet[]): Promise<Record<string, unknown>[]> {
@@ -42,7 +54,7 @@ function sendText(res: Response, body: string, disposition: string): void {
   res.end(body);
 }
 
-/** Project snippets: list, get, create, edit, delete, raw content (`lib/api/project_snippets.rb`). */
+/** Project snippets: list, get, create, edit, delete, raw content, user agent detail (`lib/api/project_snippets.rb`). */
 export function mountProjectSnippets(router: Router, { db }: RouteDeps): void {
   // GET /projects/:id/snippets
   router.get('/projects/:id/snippets', async (req, res) => {
@@ -64,7 +76,7 @@ export function mountProjectSnippets(router: Router, { db }: RouteDeps): void {
     const input = createSnippetParams.parse(req);
     requireUser(req);
     const pc = await projectContext(db, ctx(req), true);
-    const snippet = await createSnippet(db, pc, toNewSnippet(input));
+    const snippet = await createSnippet(db, pc, { ...toNewSnippet(input), userAgent: req.get('user-agent') ?? null, ipAddress: clientAddress(req) });
     res.status(201).json((await present(db, pc, [snippet]))[0]);
   });
 
@@ -107,5 +119,16 @@ export function mountProjectSnippets(router: Router, { db }: RouteDeps): void {
     const file = (await snippetFiles(db, snippet.id)).find((f) => f.path === file_path);
     if (!file) throw new NotFoundError('File');
     sendText(res, file.content, inlineDisposition(file.path));
+  });
+
+  // GET /projects/:id/snippets/:snippet_id/user_agent_detail
+  router.get('/projects/:id/snippets/:snippet_id/user_agent_detail', async (req, res) => {
+    const { snippet_id } = idParam.parse(req);
+    requireAdmin(req);
+    const snippet = await findSnippet(db, (await projectContext(db, ctx(req))).id, snippet_id);
+    if (!snippet) throw new RecordNotFoundError();
+    const detail = toUserAgentDetail(snippet);
+    if (!detail) throw new NotFoundError('UserAgentDetail');
+    res.json(detail);
   });
 }

@@ -19,6 +19,9 @@ export interface NewSnippet {
   description?: string | null;
   visibility: SnippetVisibility;
   files: { filePath: string | null; content: string }[];
+  /** The creating request's User-Agent and client address, kept as GitLab's user agent detail. */
+  userAgent?: string | null;
+  ipAddress?: string | null;
 }
 
 /** What an edit may change; `content`/`fileName` edit a single-file snippet, `files` any snippet. */
@@ -78,6 +81,7 @@ export async function createSnippet(db: Knex, pc: ProjectContext, input: NewSnip
   return db.transaction(async (trx) => {
     const snippet = await insertSnippet(trx, {
       project_id: pc.id, author_id: actor.id, title: input.title, description: input.description ?? null, visibility: input.visibility, ...firstFileColumns(files),
+      user_agent: input.userAgent ?? null, ip_address: input.ipAddress ?? null,
     });
     await replaceSnippetFiles(trx, snippet.id, files);
     await emitSnippetEvent(trx, SnippetEvents.created, snippetPayload(snippet, { files: files.map((f) => f.path), actorId: actor.id }));

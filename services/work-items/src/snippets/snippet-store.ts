@@ -24,6 +24,9 @@ export interface SnippetRow extends RowTimestamps {
   /** The first file's content. */
   content: string;
   visibility_level: number;
+  /** The creating request's User-Agent and client address (GitLab's user agent detail). */
+  user_agent: string | null;
+  ip_address: string | null;
 }
 
 /** A project snippet (without its files). */

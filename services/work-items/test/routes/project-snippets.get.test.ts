@@ -92,3 +92,27 @@ describe('GET project snippets', () => {
     });
   });
 });
+
+describe('GET /projects/:id/snippets/:snippet_id/user_agent_detail', () => {
+  let f: SnippetFixture;
+  beforeAll(async () => {
+    f = await snippetFixture();
+  });
+  afterAll(() => f?.svc.stop());
+
+  it('shows an administrator the creating request\'s user agent and address (the gateway\'s hop)', async () => {
+    const res = await f.on(f.reporter).post(f.path()).set({ 'User-Agent': 'python-gitlab/3.12.0', 'X-Forwarded-For': '10.9.9.9, 192.0.2.7' })
+      .send({ title: 'UA', visibility: 'private', file_name: 'a', content: 'a' }).expect(201);
+    expect((await f.on(f.admin).get(f.path(`${res.body.id}/user_agent_detail`)).expect(200)).body)
+      .toEqual({ user_agent: 'python-gitlab/3.12.0', ip_address: '192.0.2.7', akismet_submitted: false });
+  });
+
+  it('is 401 anonymous, 403 for a maintainer, 404 for an unknown snippet or one without a detail', async () => {
+    const s = await f.snippet();
+    await f.on(null).get(f.path(`${s.id}/user_agent_detail`)).expect(401, { message: '401 Unauthorized' });
+    await f.on(f.maintainer).get(f.path(`${s.id}/user_agent_detail`)).expect(403, { message: '403 Forbidden' });
+    await f.on(f.admin).get(f.path('999999/user_agent_detail')).expect(404, { message: '404 Not found' });
+    await f.svc.deps.db('snippets').where({ id: s.id }).update({ user_agent: null });
+    await f.on(f.admin).get(f.path(`${s.id}/user_agent_detail`)).expect(404, { message: '404 UserAgentDetail Not Found' });
+  });
+});
