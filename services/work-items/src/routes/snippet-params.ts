@@ -73,8 +73,7 @@ export const createSnippetParams = {
   },
 };
 
-/** PUT /projects/:id/snippets/:snippet_id. */
-export const updateSnippetParams = params({
+const updateSchema = params({
   snippet_id: p.integer().required(),
   content: nonBlank(),
   description: p.string(),
@@ -86,6 +85,16 @@ export const updateSnippetParams = params({
   mutuallyExclusive: [['files', 'content'], ['files', 'file_name']],
   atLeastOneOf: [['content', 'description', 'files', 'file_name', 'title', 'visibility']],
 });
+
+/** PUT /projects/:id/snippets/:snippet_id; a null `title` or `content` is blank to Grape too. */
+export const updateSnippetParams = {
+  parse(req: Request): ReturnType<typeof updateSchema.parse> {
+    const out = updateSchema.parse(req);
+    const blank = (['content', 'title'] as const).filter((k) => out[k] === null);
+    if (blank.length) throw new ParamError(blank.map((k) => `${k} is empty`).join(', '));
+    return out;
+  },
+};
 
 /** The new snippet of validated create params. */
 export function toNewSnippet(input: ReturnType<typeof createSnippetParams.parse>): NewSnippet {

@@ -116,6 +116,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
       ['no attribute', {}, 'content, description, files, file_name, title, visibility are missing, at least one parameter must be provided'],
       ['a blank title', { title: ' ' }, 'title is empty'],
       ['blank content', { content: '' }, 'content is empty'],
+      ['a null title', { title: null }, 'title is empty'],
       ['an unknown visibility', { visibility: 'x' }, 'visibility does not have a valid value'],
       ['files and content', { content: 'x', files: [{ action: 'create', file_path: 'a', content: 'a' }] }, 'files, content are mutually exclusive'],
       ['files and file_name', { file_name: 'x', files: [{ action: 'create', file_path: 'a', content: 'a' }] }, 'files, file_name are mutually exclusive'],
