@@ -18,7 +18,7 @@ async function json(fleet: Fleet, token: string, method: string, p: string, body
 }
 
 /**
- * Project snippets through the real gateway: python-gitlab's snippet manager end to end, and the
+ * Project snippets through the real gateway: python-gitlab and @gitbeaker/rest end to end, and the
  * gateway's part (project resolution by path, anonymous reads of a public project's raw file).
  */
 describe('project snippets through the gateway', () => {
@@ -57,6 +57,29 @@ describe('project snippets through the gateway', () => {
     expect(out.moved).toEqual(['a.txt', 'c.txt']);
     expect(out.after_delete).toBe(404);
   }, 120_000);
+
+  it('@gitbeaker/rest: create with files, list, show, raw, one file raw, edit files, user agent detail, remove', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Gitlab } = require('@gitbeaker/rest') as typeof import('@gitbeaker/rest');
+    const api = new Gitlab({ host: fleet.url, token: reporter.token });
+    const admin = new Gitlab({ host: fleet.url, token: fleet.adminToken });
+    const created = await api.ProjectSnippets.create(projectId, 'GB', {
+      visibility: 'public', description: 'from gitbeaker', files: [{ filePath: 'main.ts', content: 'export {};' }, { filePath: 'lib/b.ts', content: 'B' }],
+    });
+    expect(created).toMatchObject({ title: 'GB', description: 'from gitbeaker', visibility: 'public', file_name: 'main.ts', project_id: projectId });
+    const all = await api.ProjectSnippets.all(projectId);
+    expect(all.map((x) => x.id)).toContain(created.id);
+    expect((await api.ProjectSnippets.show(projectId, created.id)).files).toEqual(created.files);
+    expect(await api.ProjectSnippets.showContent(projectId, created.id)).toBe('export {};');
+    expect(await api.ProjectSnippets.showRepositoryFileContent(projectId, created.id, 'main', 'lib/b.ts')).toBe('B');
+    const edited = await api.ProjectSnippets.edit(projectId, created.id, { files: [{ action: 'update', filePath: 'lib/b.ts', content: 'B2' }, { action: 'delete', filePath: 'main.ts' }] });
+    expect((edited.files ?? []).map((x: { path: string }) => x.path)).toEqual(['lib/b.ts']);
+    expect(await api.ProjectSnippets.showContent(projectId, created.id)).toBe('B2');
+    const detail = await admin.ProjectSnippets.showUserAgentDetails(projectId, created.id);
+    expect(detail).toMatchObject({ user_agent: expect.any(String), ip_address: expect.any(String), akismet_submitted: false });
+    await api.ProjectSnippets.remove(projectId, created.id);
+    await expect(api.ProjectSnippets.show(projectId, created.id)).rejects.toThrow();
+  });
 
   it('resolves the project by path and serves a public snippet\'s files to anonymous callers', async () => {
     const s = await json(fleet, reporter.token, 'POST', '/projects/snips%2Fbox/snippets', {
