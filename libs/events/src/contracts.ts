@@ -148,3 +148,27 @@ export const AwardEmojiEvents = {
   awarded: 'work-items.award_emoji.awarded',
   removed: 'work-items.award_emoji.removed',
 } as const;
+
+/** work-items.snippet.created | updated | deleted (project snippets) */
+export interface SnippetEventV1 {
+  id: number;
+  project_id: number;
+  author_id: number;
+  title: string;
+  description: string | null;
+  visibility: 'private' | 'internal' | 'public';
+  /** The paths of the snippet's files, in order (the first is `file_name`). */
+  files: string[];
+  created_at: string;
+  updated_at: string;
+  /** The user whose action produced the event. */
+  actor_id: number | null;
+  /** Attribute names that changed (updated events): `title`, `description`, `visibility`, `files`. */
+  changes?: string[];
+}
+
+export const SnippetEvents = {
+  created: 'work-items.snippet.created',
+  updated: 'work-items.snippet.updated',
+  deleted: 'work-items.snippet.deleted',
+} as const;

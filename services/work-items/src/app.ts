@@ -10,6 +10,7 @@ import { ResponseCache } from './routes/response-cache';
 import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
 import { mountProjectIssues } from './routes/project-issues';
+import { mountProjectSnippets } from './routes/project-snippets';
 import { mountSubscriptions } from './routes/subscriptions';
 import { mountTimeTracking } from './routes/time-tracking';
 import { mountTodos } from './routes/todos';
@@ -44,6 +45,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountIssueNotes(router, routeDeps);
       mountMergeRequests(router, routeDeps);
       mountMilestones(router, routeDeps);
+      mountProjectSnippets(router, routeDeps);
     },
   });
 }

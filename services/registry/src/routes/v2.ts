@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { ctx, NotFoundError } from '@anvil/http';
+import { checkUnmodifiedSince, ctx, NotFoundError } from '@anvil/http';
 import { authorizeDestroy, authorizeRead, callerOf } from '../auth/policy';
 import { type Family, PACKAGE_REVISION, PACKAGE_REVISION_FILE, RECIPE, REVISION, REVISION_FILE, REVISION_PACKAGE_REFERENCE } from '../conan/path-params';
 import { packageRefString, recipeString } from '../conan/reference';
@@ -10,7 +10,6 @@ import { deletePackageRevision, deleteRecipeRevision } from '../packages/delete-
 import { recipeRevisionStore } from '../packages/revision-store';
 import { recipeScope } from './conan-params';
 import { receiveFile, serveFile } from './file-transfer';
-import { checkUnmodifiedSince } from './preconditions';
 import { PR, PRR, R, RR, type RouteDeps } from './route-deps';
 
 /** The v2 project-level routes (revisions, files, deletes). */

@@ -8,7 +8,9 @@ import { canReadIssue } from '../issues/policy';
 import { assigneeIds, findIssueByIid } from '../issues/issue-store';
 import { findMergeRequest } from '../merge-requests/merge-request-store';
 import { storableId } from './award-store';
-import { findAwardableNote, findSnippet, Snippet } from './awardable-store';
+import { canReadSnippet, snippetViewer } from '../snippets/snippet-finder';
+import { findSnippet } from '../snippets/snippet-store';
+import { findAwardableNote } from './awardable-store';
 
 /** GitLab's polymorphic `awardable_type` values. */
 export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
@@ -77,20 +79,13 @@ const mergeRequests: AwardableKind = {
   },
 };
 
-/** `read_snippet` on a project snippet: members, its author and admins see all; others public ones (internal when signed in). */
-function canReadSnippet(pc: ProjectContext, snippet: Snippet): boolean {
-  const uid = pc.viewer.user?.id;
-  if (pc.viewer.admin || pc.level >= AccessLevel.GUEST || (uid !== undefined && snippet.authorId === uid)) return true;
-  return snippet.visibility === 'public' || (snippet.visibility === 'internal' && uid !== undefined);
-}
-
 const snippets: AwardableKind = {
   segment: 'snippets',
   param: 'snippet_id',
   async find(db, pc, id) {
     const snippet = await findSnippet(db, pc.id, id);
     if (!snippet) throw new RecordNotFoundError();
-    const readable = canReadSnippet(pc, snippet);
+    const readable = canReadSnippet(snippetViewer(pc), snippet);
     return {
       type: 'Snippet', id: snippet.id, projectId: pc.id, readable, canAward: readable && !!pc.viewer.user && !pc.archived,
       emojiAwardable: true, todoTarget: null, votesTable: null,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { EventEnvelope, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
+import { deleteProjectSnippets } from '../snippets/snippet-store';
 
 type Db = Knex | Knex.Transaction;
 
@@ -76,11 +77,12 @@ async function upsertMembership(db: Db, m: MembershipEventV1, at: string, delete
   }, ['user_id', 'source_type', 'source_id']);
 }
 
-/** A deleted project takes its issues, merge requests, labels and milestones with it. */
+/** A deleted project takes its issues, merge requests, snippets, labels and milestones with it. */
 async function removeProjectData(db: Db, projectId: number): Promise<void> {
   await db('todos').where({ project_id: projectId }).delete();
   await db('notes').where({ project_id: projectId }).delete();
   await db('merge_requests').where({ project_id: projectId }).delete();
+  await deleteProjectSnippets(db, projectId);
   await db('issues').where({ project_id: projectId }).delete();
   await db('labels').where({ project_id: projectId }).delete();
   await db('milestones').where({ project_id: projectId }).delete();

@@ -5,15 +5,20 @@ import { small, Small } from '../support/small';
 const LEVEL = { private: 0, internal: 10, public: 20 } as const;
 
 describe('award emoji on project snippets', () => {
-  describe('while this schema stores no snippets', () => {
+  describe('with snippets stored', () => {
     let s: Small;
     beforeAll(async () => {
       s = await small();
     });
     afterAll(() => s?.svc.stop());
 
-    it('answers 404 Not found on every snippet route', async () => {
-      const base = `/api/v4/projects/${s.project.id}/snippets/1`;
+    const snippet = async (visibility: keyof typeof LEVEL, author = s.reporter): Promise<number> => {
+      const created = await s.on(author).post(`/api/v4/projects/${s.project.id}/snippets`).send({ title: `a ${visibility} snippet`, file_name: 'a.txt', content: 'x', visibility }).expect(201);
+      return created.body.id;
+    };
+
+    it('answers 404 Not found on every route of a snippet the project does not have', async () => {
+      const base = `/api/v4/projects/${s.project.id}/snippets/999999`;
       await s.on(s.guest).get(`${base}/award_emoji`).expect(404, { message: '404 Not found' });
       await s.on(s.guest).get(`${base}/award_emoji/1`).expect(404, { message: '404 Not found' });
       await s.on(s.guest).post(`${base}/award_emoji`).send({ name: 'tada' }).expect(404, { message: '404 Not found' });
@@ -21,18 +26,6 @@ describe('award emoji on project snippets', () => {
       await s.on(s.guest).get(`${base}/notes/1/award_emoji`).expect(404, { message: '404 Not found' });
       await s.on(s.guest).post(`${base}/award_emoji`).send({}).expect(400, { error: 'name is missing' });
     });
-  });
-
-  describe('with snippets stored', () => {
-    let s: Small;
-    beforeAll(async () => {
-      s = await small();
-      await s.svc.deps.db.raw('CREATE TABLE IF NOT EXISTS snippets (id serial PRIMARY KEY, project_id integer NOT NULL, author_id integer NOT NULL, visibility_level integer NOT NULL)');
-    });
-    afterAll(() => s?.svc.stop());
-
-    const snippet = async (visibility: keyof typeof LEVEL, author = s.reporter): Promise<number> =>
-      (await s.svc.deps.db('snippets').insert({ project_id: s.project.id, author_id: author.id, visibility_level: LEVEL[visibility] }).returning('id'))[0].id;
     const awards = (id: number, suffix = '') => `/api/v4/projects/${s.project.id}/snippets/${id}/award_emoji${suffix}`;
 
     it('awards a public snippet (201, awardable_type Snippet), lists and shows it anonymously, removes it by the awarder', async () => {
@@ -48,10 +41,11 @@ describe('award emoji on project snippets', () => {
       expect(await awardEvents(s.svc, 'removed', a.id)).toEqual([expect.objectContaining({ awardable_type: 'Snippet', awardable_id: id })]);
     });
 
-    it('shows a private snippet’s awards to members and its author only', async () => {
-      const id = await snippet('private', s.outsider);
+    it('shows a private snippet’s awards to members only', async () => {
+      const id = await snippet('private');
       const a = (await s.on(s.guest).post(awards(id)).send({ name: 'tada' }).expect(201)).body;
-      expect((await s.on(s.outsider).get(awards(id)).expect(200)).body).toEqual([a]);
+      expect((await s.on(s.reporter).get(awards(id)).expect(200)).body).toEqual([a]);
+      await s.on(s.outsider).get(awards(id)).expect(404, { message: '404 Award Emoji Not Found' });
       await s.on(null).get(awards(id)).expect(404, { message: '404 Award Emoji Not Found' });
       const stranger = await s.world.user('stranger');
       await s.on(stranger).get(awards(id)).expect(404, { message: '404 Award Emoji Not Found' });
