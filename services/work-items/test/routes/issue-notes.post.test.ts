@@ -60,6 +60,6 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     const issue = await s.issue({ confidential: true });
     await note(null, issue.iid, { body: 'x' }).expect(401, { message: '401 Unauthorized' });
     expect((await note(s.reporter, issue.iid, {}).expect(400)).body).toEqual({ error: 'body is missing' });
-    expect((await note(s.outsider, issue.iid, { body: 'x' }).expect(404)).body).toEqual({ message: '404 Issue Not Found' });
+    expect((await note(s.outsider, issue.iid, { body: 'x' }).expect(404)).body).toEqual({ message: '404 Not found' });
   });
 });
