@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { emitNoteEvent, NoteEvents } from '../events/note-events';
 import type { Issue } from '../issues/issue-row';
 import type { Noteable, NoteParent } from './noteables';
 import { canPromote, promoteIssue, promoteMessage } from './promote';
@@ -28,7 +29,8 @@ export async function applyQuickActions(trx: Knex.Transaction, parent: NoteParen
   if (!commands.length) return none;
   const outcome: CommandsOutcome = { text, commandsOnly: !text, changes: {}, messages: [] };
   if (commands.includes('promote')) {
-    await promoteIssue(trx, parent.project, issue, actorId);
+    const { note } = await promoteIssue(trx, parent.project, issue, actorId);
+    await emitNoteEvent(trx, NoteEvents.created, note, noteable, actorId);
     outcome.changes.promote_to_epic = true;
     outcome.messages.push(promoteMessage(issue));
   }

@@ -55,6 +55,10 @@ describe('Notes API on issues: issue rules', () => {
       expect(epics.body[0]).toMatchObject({ title: 'Make it big', description: 'plan', group_id: w.group.id });
       const after = await w.on(w.reporter).get(issuePath(issue.iid)).expect(200);
       expect(after.body).toMatchObject({ state: 'closed', user_notes_count: 0, closed_by: { id: w.reporter.id } });
+      const activity = (await w.on(w.guest).get(issuePath(issue.iid, '/notes?activity_filter=only_activity')).expect(200)).body;
+      expect(activity).toEqual([expect.objectContaining({ body: `promoted to epic &${epics.body[0].iid}`, system: true, author: expect.objectContaining({ id: w.reporter.id }) })]);
+      const ev = await w.svc.deps.db('outbox').where({ type: 'work-items.note.created' }).whereRaw("data->>'id' = ?", [String(activity[0].id)]).first();
+      expect(ev.data).toMatchObject({ system: true, noteable_type: 'Issue', noteable_id: issue.id });
     });
 
     it('with other text: saves that text as the note, with commands_changes', async () => {
