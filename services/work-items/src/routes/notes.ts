@@ -21,9 +21,19 @@ const listParams = params({
 });
 const createParams = params({
   noteable_id: p.integer().required(), body: p.string().required(), confidential: p.boolean(), internal: p.boolean(),
-  created_at: p.datetime(), merge_request_diff_head_sha: p.string(),
+  created_at: p.string(), merge_request_diff_head_sha: p.string(),
 });
 const updateParams = params({ noteable_id: p.integer().required(), note_id: p.integer().required(), body: p.string().notBlank(), confidential: p.boolean() });
+
+/** Ids above Postgres' integer range name no record (`404 Not found`, as GitLab's bigint lookups answer). */
+const MAX_ID = 2_147_483_647;
+
+/** `created_at` as Rails assigns a String to a time column: a time it can parse, else nothing. */
+function parseTime(value: string | undefined): Date | undefined {
+  if (!value || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
 
 /** The signed-in caller's id: every notes route runs GitLab's `authenticate!` first. */
 function authenticate(req: Request): number {
@@ -41,14 +51,14 @@ function unmodifiedSince(req: Request): Date | undefined {
 /** GitLab's `find_noteable`: the parent, then the noteable (`404 Not found` when missing or hidden). */
 async function findNoteable(db: Knex, req: Request, kind: NoteableKind, id: number, forWrite = false): Promise<{ parent: NoteParent; noteable: Noteable }> {
   const parent = await noteParent(db, ctx(req), kind, forWrite);
-  const noteable = await kind.find(db, parent, id, parent.viewer);
+  const noteable = Math.abs(id) > MAX_ID ? undefined : await kind.find(db, parent, id, parent.viewer);
   if (!noteable) throw new RecordNotFoundError();
   return { parent, noteable };
 }
 
 /** `noteable.notes.find(note_id)`: `404 Not found` when the noteable has no such note. */
 async function findNote(db: Knex, noteable: Noteable, noteId: number): Promise<Note> {
-  const note = await findNoteOf(db, noteable.type, noteable.id, noteId);
+  const note = Math.abs(noteId) > MAX_ID ? undefined : await findNoteOf(db, noteable.type, noteable.id, noteId);
   if (!note) throw new RecordNotFoundError();
   return note;
 }
@@ -98,7 +108,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
     const input = createParams.parse(req);
     limiter.hit(userId);
     const { parent, noteable } = await findNoteable(db, req, kind, input.noteable_id, true);
-    const result = await createNote(db, parent, kind, noteable, { body: input.body, internal: !!(input.internal || input.confidential), createdAt: input.created_at });
+    const result = await createNote(db, parent, kind, noteable, { body: input.body, internal: !!(input.internal || input.confidential), createdAt: parseTime(input.created_at) });
     const [status, body] = await respond(db, noteable, result, 201);
     res.status(status).json(body);
   });

@@ -116,6 +116,8 @@ export function notesApiExamples(target: NotesTargetName): void {
       await w.on(w.guest).get(w.notes(made.ref, `/${note.id}`)).expect(404, { message: '404 Not found' });
       await w.on(w.guest).get(w.notes(made.ref, '/99999')).expect(404, { message: '404 Not found' });
       await w.on(w.guest).get(w.notes(made.ref, '/x')).expect(400, { error: 'note_id is invalid' });
+      await w.on(w.guest).get(w.notes(made.ref, '/2147483648')).expect(404, { message: '404 Not found' });
+      await w.on(w.guest).get(w.notes(2_147_483_648)).expect(404, { message: '404 Not found' });
       await w.on(null).get(w.notes(made.ref, `/${note.id}`)).expect(401, { message: '401 Unauthorized' });
     });
   });
@@ -158,8 +160,10 @@ export function notesApiExamples(target: NotesTargetName): void {
       for (const who of [w.owner, w.admin]) {
         expect(await comment(made, who, { created_at: '2020-01-02T03:04:05Z' })).toMatchObject({ created_at: '2020-01-02T03:04:05.000Z', updated_at: '2020-01-02T03:04:05.000Z' });
       }
-      const ignored = await comment(made, w.maintainer, { created_at: '2020-01-02T03:04:05Z' });
-      expect(new Date(ignored.created_at).getFullYear()).toBeGreaterThan(2020);
+      for (const [who, createdAt] of [[w.maintainer, '2020-01-02T03:04:05Z'], [w.owner, 'not a time']] as const) {
+        const ignored = await comment(made, who, { created_at: createdAt });
+        expect(new Date(ignored.created_at).getFullYear()).toBeGreaterThan(2020);
+      }
       await w.on(w.owner).post(w.notes(made.ref)).send({ body: 'old', created_at: '1969-12-31T23:59:59Z' })
         .expect(400, { message: '400 Bad request - Note {:created_at=>["The created date provided is too far in the past."]}' });
     });
