@@ -46,6 +46,16 @@ describe('Notes API on issues: issue rules', () => {
     });
   });
 
+  describe('POST /projects/:id/issues/:noteable_id/notes with created_at', () => {
+    it('keeps it for an Owner of the project\'s group', async () => {
+      const groupOwner = await w.world.user('group-owner');
+      await w.world.member(w.group, groupOwner, 50);
+      const issue = await newIssue();
+      const res = await w.on(groupOwner).post(issuePath(issue.iid, '/notes')).send({ body: 'old', created_at: '2021-06-01T10:00:00Z' }).expect(201);
+      expect(res.body).toMatchObject({ created_at: '2021-06-01T10:00:00.000Z', updated_at: '2021-06-01T10:00:00.000Z' });
+    });
+  });
+
   describe('POST /projects/:id/issues/:noteable_id/notes with /promote', () => {
     it('with only the command: promotes to an epic, persists no note, answers 202 with commands_changes', async () => {
       const issue = await newIssue({ title: 'Make it big', description: 'plan' });
