@@ -92,7 +92,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
     res.set(page.headers).json(await present(db, noteable, notes));
   });
 
-  // GET …/:noteable_id/notes/:note_id
+  // GET /projects/:id/{issues,merge_requests}/:noteable_id/notes/:note_id, GET /groups/:id/epics/:noteable_id/notes/:note_id
   router.get(`${base}/:note_id`, async (req, res) => {
     authenticate(req);
     const { noteable_id, note_id } = noteParams.parse(req);
@@ -102,7 +102,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
     res.json((await present(db, noteable, [note]))[0]);
   });
 
-  // POST …/:noteable_id/notes
+  // POST /projects/:id/{issues,merge_requests}/:noteable_id/notes, POST /groups/:id/epics/:noteable_id/notes
   router.post(base, async (req, res) => {
     const userId = authenticate(req);
     const input = createParams.parse(req);
@@ -113,7 +113,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
     res.status(status).json(body);
   });
 
-  // PUT …/:noteable_id/notes/:note_id
+  // PUT /projects/:id/{issues,merge_requests}/:noteable_id/notes/:note_id, PUT /groups/:id/epics/:noteable_id/notes/:note_id
   router.put(`${base}/:note_id`, async (req, res) => {
     authenticate(req);
     const input = updateParams.parse(req);
@@ -124,7 +124,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
     res.status(status).json(body);
   });
 
-  // DELETE …/:noteable_id/notes/:note_id
+  // DELETE /projects/:id/{issues,merge_requests}/:noteable_id/notes/:note_id, DELETE /groups/:id/epics/:noteable_id/notes/:note_id
   router.delete(`${base}/:note_id`, async (req, res) => {
     authenticate(req);
     const { noteable_id, note_id } = noteParams.parse(req);
