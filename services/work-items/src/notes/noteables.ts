@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { RequestContext, groupAccess } from '@anvil/auth';
+import { AccessLevel, groupAccess, RequestContext } from '@anvil/auth';
 import { projectContext, ProjectContext } from '../access/project-context';
 import { ISSUE_ADMIN_LEVEL, Viewer, viewerOf } from '../access/viewer';
 import { epicInGroups } from '../epics/epic-store';
@@ -58,11 +58,17 @@ const issueKind: NoteableKind = {
   },
 };
 
+/** `read_merge_request`: everyone who sees a public or internal project; in a private one, Reporters and up. */
+function canReadMergeRequests(pc: ProjectContext, viewer: Viewer): boolean {
+  return pc.visibility !== 'private' || viewer.admin || pc.level >= AccessLevel.REPORTER;
+}
+
 const mergeRequestKind: NoteableKind = {
   type: 'MergeRequest',
   prefix: '/projects/:id/merge_requests/:noteable_id',
   internalNotes: true,
-  async find(db, parent, iid) {
+  async find(db, parent, iid, viewer) {
+    if (!canReadMergeRequests(parent.project as ProjectContext, viewer)) return undefined;
     const mr = await findMergeRequest(db, parent.id, iid);
     return mr && { type: 'MergeRequest', id: mr.id, iid: mr.iid, projectId: mr.projectId, groupId: null, discussionLocked: !!mr.discussionLocked, record: mr };
   },

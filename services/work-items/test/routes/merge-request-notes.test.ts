@@ -27,6 +27,16 @@ describe('Notes API on merge requests: merge request rules', () => {
       await checkConcurrentCounting(w, await w.make(), 'merge_requests');
     });
 
+    it('in a private project: 404 Not found below Reporter', async () => {
+      const secret = await w.world.project('secret', { group: w.group });
+      for (const [who, level] of [[w.guest, 10], [w.reporter, 20]] as const) await w.world.member(secret, who, level);
+      const mr = (await w.world.onProject(secret, w.admin).post(`/api/v4/projects/${secret.id}/merge_requests`).send({ source_branch: 's', target_branch: 'main', title: 't' }).expect(201)).body;
+      const notes = `/api/v4/projects/${secret.id}/merge_requests/${mr.iid}/notes`;
+      await w.world.onProject(secret, w.guest).get(notes).expect(404, { message: '404 Not found' });
+      await w.world.onProject(secret, w.guest).post(notes).send({ body: 'x' }).expect(404, { message: '404 Not found' });
+      await w.world.onProject(secret, w.reporter).post(notes).send({ body: 'x' }).expect(201);
+    });
+
     it('on a locked discussion: members comment, others get 403', async () => {
       const made = await w.make();
       await w.on(w.maintainer).put(mrPath(made.ref)).send({ discussion_locked: true }).expect(200);
