@@ -3,11 +3,14 @@ import { BadRequestError, ForbiddenError, HttpError, ParamError } from '@anvil/h
 import { emitNoteEvent, NoteEvents } from '../events/note-events';
 import { applyQuickActions, CommandsOutcome } from './note-commands';
 import { canAdminNote, canCreateNote, canReadInternalNotes, canSetCreatedAt } from './note-policy';
-import { deleteNote, insertNote, Note, updateNoteBody } from './note-store';
+import { deleteNote, insertNote, Note, updateNoteBody, userNoteCount } from './note-store';
 import type { Noteable, NoteableKind, NoteParent } from './noteables';
 
 /** GitLab's note body limit (`Gitlab::Database::MAX_TEXT_SIZE_LIMIT`). */
 export const MAX_NOTE_BODY = 1_000_000;
+
+/** GitLab's `Noteable::MAX_NOTES_LIMIT`: comments one noteable may hold. */
+export const MAX_NOTES_PER_NOTEABLE = 5_000;
 
 /** What a create or update did: the note (none when the body held only commands) and the command results. */
 export interface NoteResult {
@@ -48,7 +51,8 @@ function resultOf(note: Note | null, outcome: CommandsOutcome): NoteResult {
 /**
  * Creates a comment (GitLab's `Notes::CreateService`): `create_note` else 403; `internal` kept
  * only for Reporters and up; `created_at` only for Owners and administrators (then also
- * `updated_at`); quick actions run first, and a body of only commands saves no note.
+ * `updated_at`); quick actions run first, and a body of only commands saves no note. A noteable
+ * holds at most `MAX_NOTES_PER_NOTEABLE` comments.
  */
 export async function createNote(db: Knex, parent: NoteParent, kind: NoteableKind, noteable: Noteable, input: NoteInput): Promise<NoteResult> {
   const actor = parent.viewer.user;
@@ -61,6 +65,7 @@ export async function createNote(db: Knex, parent: NoteParent, kind: NoteableKin
   return db.transaction(async (trx) => {
     const outcome = await applyQuickActions(trx, parent, noteable, input.body, actor.id);
     if (outcome.commandsOnly) return resultOf(null, outcome);
+    if ((await userNoteCount(trx, noteable.type, noteable.id)) >= MAX_NOTES_PER_NOTEABLE) throw noteInvalid('base', 'Maximum number of comments exceeded');
     const note = await insertNote(trx, {
       noteableType: noteable.type, noteableId: noteable.id, projectId: noteable.projectId, groupId: noteable.groupId,
       authorId: actor.id, body: outcome.text, internal, createdAt,

@@ -63,6 +63,12 @@ export async function insertNote(db: Db, n: NewNote): Promise<Note> {
   return noteFromRow(row);
 }
 
+/** How many user (non-system) notes a noteable has. */
+export async function userNoteCount(db: Db, type: string, noteableId: number): Promise<number> {
+  const [{ n }] = await db('notes').where({ noteable_type: type, noteable_id: noteableId, system: false }).count({ n: '*' });
+  return Number(n);
+}
+
 /** One note of a noteable by id. */
 export async function findNoteOf(db: Db, type: string, noteableId: number, noteId: number): Promise<Note | undefined> {
   const row: NoteRow | undefined = await db('notes').where({ id: noteId, noteable_type: type, noteable_id: noteableId }).first();

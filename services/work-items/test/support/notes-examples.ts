@@ -186,6 +186,20 @@ function createExamples({ w, path, entity, comment, stored, events }: Examples):
       expect((await comment(made, w.guest, { body: 'y'.repeat(1_000_000) })).body).toHaveLength(1_000_000);
     });
 
+    it('refuses a comment past 5,000 on one noteable (system notes do not count)', async () => {
+      const made = await w.make();
+      await w.svc.deps.db.raw(
+        `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, system)
+         SELECT ?, ?, ?, ?, 'filler', n > 5000 FROM generate_series(1, 5001) AS n`,
+        [w.type, made.id, w.projectId, w.guest.id],
+      );
+      await w.on(w.guest).post(w.notes(made.ref)).send({ body: 'one more' })
+        .expect(400, { message: '400 Bad request - Note {:base=>["Maximum number of comments exceeded"]}' });
+      const one = await w.svc.deps.db('notes').where({ noteable_type: w.type, noteable_id: made.id, system: false }).first('id');
+      await w.svc.deps.db('notes').where({ id: one.id }).delete();
+      await w.on(w.guest).post(w.notes(made.ref)).send({ body: 'room again' }).expect(201);
+    });
+
     it('keeps internal (or confidential) for Reporters and up, drops it silently below', async () => {
       const made = await w.make();
       expect(await comment(made, w.reporter, { internal: true })).toMatchObject({ internal: true, confidential: true });
