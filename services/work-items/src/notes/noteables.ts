@@ -40,6 +40,8 @@ export interface Noteable {
 /** How one noteable type is reached from its route's `:noteable_id`. */
 export interface NoteableKind {
   type: NoteableType;
+  /** What the route's `:id` names. */
+  parent: 'project' | 'group';
   /** The route prefix, with `:id` and `:noteable_id`. */
   prefix: string;
   /** Whether notes on it may be internal (GitLab: issues, merge requests, epics). */
@@ -50,6 +52,7 @@ export interface NoteableKind {
 
 const issueKind: NoteableKind = {
   type: 'Issue',
+  parent: 'project',
   prefix: '/projects/:id/issues/:noteable_id',
   internalNotes: true,
   async find(db, parent, iid) {
@@ -65,6 +68,7 @@ function canReadMergeRequests(pc: ProjectContext, viewer: Viewer): boolean {
 
 const mergeRequestKind: NoteableKind = {
   type: 'MergeRequest',
+  parent: 'project',
   prefix: '/projects/:id/merge_requests/:noteable_id',
   internalNotes: true,
   async find(db, parent, iid, viewer) {
@@ -76,6 +80,7 @@ const mergeRequestKind: NoteableKind = {
 
 const epicKind: NoteableKind = {
   type: 'Epic',
+  parent: 'group',
   prefix: '/groups/:id/epics/:noteable_id',
   internalNotes: true,
   async find(db, parent, id, viewer) {
@@ -93,7 +98,7 @@ export const NOTEABLE_KINDS: readonly NoteableKind[] = [issueKind, mergeRequestK
  * scope. With `forWrite`, the caller is recorded in the read model first, so what they write shows them.
  */
 export async function noteParent(db: Knex, c: RequestContext, kind: NoteableKind, forWrite: boolean): Promise<NoteParent> {
-  if (kind.prefix.startsWith('/projects/')) {
+  if (kind.parent === 'project') {
     const pc = await projectContext(db, c, forWrite);
     return { kind: 'project', id: pc.id, level: pc.level, viewer: pc.viewer, archived: pc.archived, project: pc };
   }
