@@ -172,3 +172,31 @@ export const SnippetEvents = {
   updated: 'work-items.snippet.updated',
   deleted: 'work-items.snippet.deleted',
 } as const;
+
+/** work-items.note.created | updated | deleted: a comment or system note on an issue, merge request or epic. */
+export interface NoteEventV1 {
+  id: number;
+  noteable_type: string;
+  /** The noteable's database id. */
+  noteable_id: number;
+  /** The noteable's iid (issues and merge requests), else null. */
+  noteable_iid: number | null;
+  /** Set for project noteables; null for group ones (epics). */
+  project_id: number | null;
+  /** Set for group noteables (epics); null for project ones. */
+  group_id: number | null;
+  author_id: number;
+  body: string;
+  system: boolean;
+  internal: boolean;
+  created_at: string;
+  updated_at: string;
+  /** The user whose action produced the event. */
+  actor_id: number;
+}
+
+export const NoteEvents = {
+  created: 'work-items.note.created',
+  updated: 'work-items.note.updated',
+  deleted: 'work-items.note.deleted',
+} as const;

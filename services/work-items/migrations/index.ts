@@ -6,6 +6,7 @@ import * as createIssueActivity from './20261122000300_create_issue_activity';
 import * as createMergeRequests from './20261122000400_create_merge_requests';
 import * as addIssueListIndexes from './20261122000500_add_issue_list_indexes';
 import * as createSnippets from './20261125000100_create_snippets';
+import * as extendNotes from './20261125000200_extend_notes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   { name: '20261122000400_create_merge_requests', ...createMergeRequests },
   { name: '20261122000500_add_issue_list_indexes', ...addIssueListIndexes },
   { name: '20261125000100_create_snippets', ...createSnippets },
+  { name: '20261125000200_extend_notes', ...extendNotes },
 ];

@@ -4,11 +4,12 @@ import { bumpGeneration, GenerationCache } from './db/freshness';
 import { mountAwardEmoji } from './routes/award-emoji';
 import { mountEpics } from './routes/epics';
 import { mountIssueLists } from './routes/issue-lists';
-import { mountIssueNotes } from './routes/issue-notes';
 import { mountLabels } from './routes/labels';
 import { ResponseCache } from './routes/response-cache';
 import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
+import { mountNotes } from './routes/notes';
+import { NotesCreateLimiter } from './notes/rate-limit';
 import { mountProjectIssues } from './routes/project-issues';
 import { mountProjectSnippets } from './routes/project-snippets';
 import { mountSubscriptions } from './routes/subscriptions';
@@ -31,6 +32,7 @@ export function createApp(deps: ServiceDeps): Express {
     counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 60_000)),
     responses: new ResponseCache(Number(deps.config.RESPONSE_CACHE_TTL_MS ?? 5_000)),
   };
+  const notesLimiter = new NotesCreateLimiter(Number(deps.config.NOTES_CREATE_LIMIT ?? 0));
   return serviceApp(deps, {
     api: (router) => {
       router.use(trackWrites);
@@ -42,7 +44,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountSubscriptions(router, routeDeps);
       mountTodos(router, routeDeps);
       mountTimeTracking(router, routeDeps);
-      mountIssueNotes(router, routeDeps);
+      mountNotes(router, routeDeps, notesLimiter);
       mountMergeRequests(router, routeDeps);
       mountMilestones(router, routeDeps);
       mountProjectSnippets(router, routeDeps);

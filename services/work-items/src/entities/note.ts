@@ -3,7 +3,7 @@ import type { UserRow } from '../read-model/store';
 import { timestamps } from './timestamps';
 import { toUserBasic } from './user';
 
-/** GitLab's `Note` entity (`noteable_iid` for issues and merge requests). */
+/** GitLab's `Note` entity; `noteableIid` is the issue's or merge request's iid, null for other noteables. */
 export function toNote(n: Note, author: UserRow | undefined, noteableIid: number | null, commandsChanges: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: n.id,

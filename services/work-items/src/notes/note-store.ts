@@ -14,9 +14,11 @@ export interface NoteRow extends RowTimestamps {
   body: string;
   system: boolean;
   internal: boolean;
+  updated_by_id: number | null;
+  last_edited_at: Date | null;
 }
 
-/** A comment (or system note) on a noteable: today an issue. */
+/** A comment (or system note) on a noteable. */
 export type Note = Camelized<NoteRow>;
 
 /** What a new note is made of; `createdAt` back-dates it (and its `updatedAt`). */
@@ -24,6 +26,7 @@ export interface NewNote {
   noteableType: string;
   noteableId: number;
   projectId: number | null;
+  groupId?: number | null;
   authorId: number;
   body: string;
   system?: boolean;
@@ -31,28 +34,57 @@ export interface NewNote {
   createdAt?: Date;
 }
 
+/** Noteables whose row keeps a `user_notes_count`, by noteable type. */
+const COUNTED: Record<string, string> = { Issue: 'issues', MergeRequest: 'merge_requests' };
+
 /** The domain note of a row. */
 export const noteFromRow: (r: NoteRow) => Note = camelize;
 
 function columns(n: NewNote): Record<string, unknown> {
   const at = n.createdAt ? { created_at: n.createdAt, updated_at: n.createdAt } : {};
   const flags = { ...(n.system !== undefined ? { system: n.system } : {}), ...(n.internal !== undefined ? { internal: n.internal } : {}) };
-  return { noteable_type: n.noteableType, noteable_id: n.noteableId, project_id: n.projectId, author_id: n.authorId, body: n.body, ...flags, ...at };
+  return { noteable_type: n.noteableType, noteable_id: n.noteableId, project_id: n.projectId, group_id: n.groupId ?? null, author_id: n.authorId, body: n.body, ...flags, ...at };
 }
 
-/** Inserts a note; user (non-system) notes on issues bump the issue's `user_notes_count` and touch it. */
+/**
+ * Moves the noteable's `user_notes_count` by `delta` in SQL (never read-modify-write, so
+ * concurrent comments count right) and touches it, as a new or removed comment does.
+ */
+async function countUserNote(db: Db, type: string, noteableId: number, delta: number): Promise<void> {
+  const table = COUNTED[type];
+  if (!table) return;
+  await db(table).where({ id: noteableId }).update({ user_notes_count: db.raw('user_notes_count + ?', [delta]), updated_at: new Date() });
+}
+
+/** Inserts a note; a user (non-system) note on an issue or merge request counts in its `user_notes_count`. */
 export async function insertNote(db: Db, n: NewNote): Promise<Note> {
   const [row] = await db('notes').insert(columns(n)).returning('*');
-  if (n.noteableType === 'Issue') {
-    const bump = n.system ? {} : { user_notes_count: db.raw('user_notes_count + 1') };
-    await db('issues').where({ id: n.noteableId }).update({ ...bump, updated_at: new Date() });
-  }
+  if (!n.system) await countUserNote(db, n.noteableType, n.noteableId, 1);
   return noteFromRow(row);
 }
 
-/** Notes of a noteable (`NoteRow`s, for pagination), ordered as asked (default newest first). */
-export function notesOf(db: Db, type: string, id: number, order: { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' }, withInternal: boolean): Knex.QueryBuilder {
-  const q = db('notes').where({ noteable_type: type, noteable_id: id });
-  if (!withInternal) q.where({ internal: false });
-  return q.orderBy(order.by, order.sort).orderBy('id', order.sort);
+/** How many user (non-system) notes a noteable has. */
+export async function userNoteCount(db: Db, type: string, noteableId: number): Promise<number> {
+  const [{ n }] = await db('notes').where({ noteable_type: type, noteable_id: noteableId, system: false }).count({ n: '*' });
+  return Number(n);
+}
+
+/** One note of a noteable by id. */
+export async function findNoteOf(db: Db, type: string, noteableId: number, noteId: number): Promise<Note | undefined> {
+  const row: NoteRow | undefined = await db('notes').where({ id: noteId, noteable_type: type, noteable_id: noteableId }).first();
+  return row && noteFromRow(row);
+}
+
+/** Writes a new body, recording who edited it and when; returns the updated note. */
+export async function updateNoteBody(db: Db, id: number, body: string, editorId: number): Promise<Note> {
+  const now = new Date();
+  const [row] = await db('notes').where({ id }).update({ body, updated_by_id: editorId, last_edited_at: now, updated_at: now }).returning('*');
+  return noteFromRow(row);
+}
+
+/** Deletes a note; a user note leaves its noteable's `user_notes_count`. False when it was already gone. */
+export async function deleteNote(db: Db, note: Note): Promise<boolean> {
+  const removed = await db('notes').where({ id: note.id }).delete();
+  if (removed && !note.system) await countUserNote(db, note.noteableType, note.noteableId, -1);
+  return removed > 0;
 }

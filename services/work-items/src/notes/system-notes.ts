@@ -7,19 +7,22 @@
  */
 import type { Knex } from 'knex';
 import type { Issue } from '../issues/issue-row';
+import { emitNoteEvent, NoteEvents } from '../events/note-events';
 import { updatedTasks } from '../issues/tasks';
 import { usersByIds } from '../read-model/store';
 import {
   assigneesChangedText, checklistItemText, confidentialityChangedText, DESCRIPTION_CHANGED, discussionLockText, dueDateChangedText, mentionedInText,
   timeEstimateChangedText, timeSpentChangedText, titleChangedText,
 } from './system-note-text';
+import { insertNote } from './note-store';
 
 type Db = Knex | Knex.Transaction;
 
-/** Inserts one system note on an issue; blank texts are skipped. */
-export async function insertSystemNote(db: Db, issue: Pick<Issue, 'id' | 'projectId'>, actorId: number, body: string): Promise<void> {
+/** Inserts one system note on an issue and its `work-items.note.created` event; blank texts are skipped. */
+export async function insertSystemNote(db: Db, issue: Pick<Issue, 'id' | 'projectId' | 'iid'>, actorId: number, body: string): Promise<void> {
   if (!body) return;
-  await db('notes').insert({ noteable_type: 'Issue', noteable_id: issue.id, project_id: issue.projectId, author_id: actorId, body, system: true });
+  const note = await insertNote(db, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actorId, body, system: true });
+  await emitNoteEvent(db, NoteEvents.created, note, issue, actorId);
 }
 
 /** An issue before and after an edit, with its assignee ids at both times. */
@@ -89,10 +92,10 @@ export function mentionedIids(text: string): number[] {
 export async function writeMentionNotes(db: Db, from: Issue, text: string, actorId: number): Promise<void> {
   const iids = mentionedIids(text).filter((iid) => iid !== from.iid);
   if (!iids.length) return;
-  const targets: { id: number; project_id: number }[] = await db('issues').select('id', 'project_id').where({ project_id: from.projectId }).whereIn('iid', iids);
+  const targets: { id: number; project_id: number; iid: number }[] = await db('issues').select('id', 'project_id', 'iid').where({ project_id: from.projectId }).whereIn('iid', iids);
   const body = mentionedInText('issue', `#${from.iid}`);
   for (const t of targets) {
     const exists = await db('notes').where({ noteable_type: 'Issue', noteable_id: t.id, system: true, body }).first();
-    if (!exists) await insertSystemNote(db, { id: t.id, projectId: t.project_id }, actorId, body);
+    if (!exists) await insertSystemNote(db, { id: t.id, projectId: t.project_id, iid: t.iid }, actorId, body);
   }
 }
