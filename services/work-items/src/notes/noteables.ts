@@ -6,6 +6,7 @@ import { epicInGroups } from '../epics/epic-store';
 import { findReadableIssue } from '../issues/issue-access';
 import { findMergeRequest } from '../merge-requests/merge-request-store';
 import { ensureActor } from '../read-model/store';
+import { findVisible, snippetViewer } from '../snippets/snippet-finder';
 
 /** The noteable types of GitLab's Notes API. */
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
@@ -90,8 +91,20 @@ const epicKind: NoteableKind = {
   },
 };
 
+const snippetKind: NoteableKind = {
+  type: 'Snippet',
+  parent: 'project',
+  prefix: '/projects/:id/snippets/:noteable_id',
+  internalNotes: false,
+  async find(db, parent, id) {
+    const lookup = await findVisible(db, parent.id, id, snippetViewer(parent.project as ProjectContext));
+    if (!lookup.found) return undefined;
+    return { type: 'Snippet', id: lookup.snippet.id, iid: null, projectId: lookup.snippet.projectId, groupId: null, discussionLocked: false, record: lookup.snippet };
+  },
+};
+
 /** Every noteable type the Notes API serves, one entry each. */
-export const NOTEABLE_KINDS: readonly NoteableKind[] = [issueKind, mergeRequestKind, epicKind];
+export const NOTEABLE_KINDS: readonly NoteableKind[] = [issueKind, mergeRequestKind, snippetKind, epicKind];
 
 /**
  * The parent of a notes request: the project (through `projectContext`) or the group of its
