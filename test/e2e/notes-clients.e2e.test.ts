@@ -14,8 +14,9 @@ async function call(fleet: Fleet, token: string, method: string, p: string, body
 }
 
 /**
- * python-gitlab through the real gateway on issue, merge request and epic notes: create, list,
- * get, edit, delete, internal notes for a Developer and a Guest, and anonymous callers refused.
+ * python-gitlab and gitbeaker through the real gateway on issue, merge request, epic and snippet
+ * notes: create, list, get, edit, delete, internal notes for a Developer and a Guest, quick actions,
+ * the system note of an assignee change, and anonymous callers refused.
  */
 describe('notes with python-gitlab through the gateway', () => {
   let fleet: Fleet;
@@ -80,5 +81,38 @@ describe('notes with python-gitlab through the gateway', () => {
     expect(out.user_notes_count).toBe(2);
     expect(out.mr_notes).toEqual([['Py MR note', 'MergeRequest', expect.any(Number)]]);
     expect(out.epic_notes).toEqual([['Py epic note', 'Epic', true, null]]);
+    expect(out.snippet_notes).toEqual([['Py snippet note, edited', 'Snippet']]);
+    expect(out.snippet_after_delete).toEqual([]);
+    expect(out.quick).toEqual(['closed', 3600]);
+    expect(out.comments).toEqual(['Closing this']);
+    expect(out.system_notes).toEqual(['added time estimate of 1h', 'assigned to @dev']);
+  });
+
+  it('gitbeaker: notes on an issue, a snippet and a merge request; a quick-action note; the assignee system note', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Gitlab } = require('@gitbeaker/rest') as typeof import('@gitbeaker/rest');
+    const api = new Gitlab({ host: fleet.url, token: dev.token });
+    const issue = await api.Issues.create(projectId, 'Gb noted');
+    const note = await api.IssueNotes.create(projectId, issue.iid, 'Gb first');
+    await api.IssueNotes.edit(projectId, issue.iid, note.id, { body: 'Gb first, edited' });
+    expect((await api.IssueNotes.show(projectId, issue.iid, note.id)).body).toBe('Gb first, edited');
+    await api.IssueNotes.remove(projectId, issue.iid, note.id);
+    expect(await api.IssueNotes.all(projectId, issue.iid)).toEqual([]);
+
+    const snip = await api.ProjectSnippets.create(projectId, 'Gb snip', { visibility: 'private', files: [{ file_path: 'a.txt', content: 'x' }] } as never);
+    const sn = await api.ProjectSnippetNotes.create(projectId, snip.id, 'Gb snippet note');
+    expect((await api.ProjectSnippetNotes.all(projectId, snip.id)).map((n) => [n.id, n.body, n.noteable_type])).toEqual([[sn.id, 'Gb snippet note', 'Snippet']]);
+
+    const mr = await api.MergeRequests.create(projectId, 'gb-notes', 'main', 'Gb MR');
+    await api.MergeRequestNotes.create(projectId, mr.iid, 'Gb MR note');
+    expect((await api.MergeRequestNotes.all(projectId, mr.iid)).map((n) => n.body)).toEqual(['Gb MR note']);
+
+    const quick = await api.Issues.create(projectId, 'Gb quick');
+    const applied = await api.IssueNotes.create(projectId, quick.iid, '/close\n/estimate 2h');
+    expect(applied).toMatchObject({ commands_changes: { state_event: 'close', time_estimate: 7200 } });
+    expect((await api.Issues.show(quick.iid, { projectId })).state).toBe('closed');
+    await api.Issues.edit(projectId, quick.iid, { assigneeIds: [dev.id] });
+    const activity = await api.IssueNotes.all(projectId, quick.iid, { activityFilter: 'only_activity', sort: 'asc' } as never);
+    expect(activity.map((n) => [n.body, n.system])).toEqual([['added time estimate of 2h', true], ['assigned to @dev', true]]);
   });
 });

@@ -1,5 +1,6 @@
-"""python-gitlab (Debian python3-gitlab) against Anvil's notes: comment on an issue, a merge request
-and an epic, list, read, edit through save(), delete; a guest's internal note stays public.
+"""python-gitlab (Debian python3-gitlab) against Anvil's notes: comment on an issue, a merge request,
+an epic and a snippet, list, read, edit through save(), delete; a guest's internal note stays public;
+a note with quick actions; the system note an assignee change writes.
 Prints one JSON line with what it saw; exits non-zero on any unexpected answer."""
 import json
 import os
@@ -42,6 +43,24 @@ out["mr_notes"] = [(n.body, n.noteable_type, n.noteable_iid) for n in mr.notes.l
 epic = dev.groups.get(gid, lazy=True).epics.create({"title": "Py epic"})
 epic.notes.create({"body": "Py epic note"})
 out["epic_notes"] = [(n.body, n.noteable_type, n.noteable_id == epic.id, n.project_id) for n in epic.notes.list(get_all=True)]
+
+snip = project.snippets.create({"title": "Py snip", "file_name": "a.txt", "content": "x", "visibility": "private"})
+sn = snip.notes.create({"body": "Py snippet note"})
+sn.body = "Py snippet note, edited"
+sn.save()
+out["snippet_notes"] = [(n.body, n.noteable_type) for n in snip.notes.list(get_all=True)]
+snip.notes.delete(sn.id)
+out["snippet_after_delete"] = [n.body for n in snip.notes.list(get_all=True)]
+
+dev.auth()
+quick = project.issues.create({"title": "Py quick"})
+quick.notes.create({"body": "Closing this\n/close\n/estimate 1h"})
+quick = project.issues.get(quick.iid)
+out["quick"] = [quick.state, quick.time_stats()["time_estimate"]]
+quick.assignee_ids = [dev.user.id]
+quick.save()
+out["system_notes"] = [n.body for n in quick.notes.list(activity_filter="only_activity", sort="asc", get_all=True)]
+out["comments"] = [n.body for n in quick.notes.list(activity_filter="only_comments", get_all=True)]
 
 print(json.dumps(out))
 sys.exit(0)
