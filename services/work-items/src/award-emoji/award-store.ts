@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import { camelize, Camelized, RowTimestamps } from '../db/rows';
+import { AwardEmojiEvents, emitAwardEvent } from '../events/work-item-events';
 
 type Db = Knex | Knex.Transaction;
 
@@ -31,14 +32,16 @@ export function validEmojiName(name: string): boolean {
 
 /**
  * Awards `name` by a user to an issue, keeping the issue's up/down vote counters in the same
- * transaction. The same award twice is GitLab's `404 Award Emoji Name has already been taken Not Found`.
+ * transaction, and announces `work-items.award_emoji.created`. The same award twice is GitLab's `404 Award Emoji Name has already been taken Not Found`.
  */
-export async function awardIssue(db: Knex, userId: number, issueId: number, name: string): Promise<Award> {
+export async function awardIssue(db: Knex, userId: number, issue: { id: number; projectId: number }, name: string): Promise<Award> {
   try {
     return await db.transaction(async (trx) => {
-      const [row] = await trx('award_emoji').insert({ name, user_id: userId, awardable_type: 'Issue', awardable_id: issueId }).returning('*');
-      await bumpVotes(trx, issueId, name, 1);
-      return awardFromRow(row);
+      const [row] = await trx('award_emoji').insert({ name, user_id: userId, awardable_type: 'Issue', awardable_id: issue.id }).returning('*');
+      await bumpVotes(trx, issue.id, name, 1);
+      const award = awardFromRow(row);
+      await emitAwardEvent(trx, AwardEmojiEvents.created, award, issue.projectId);
+      return award;
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new HttpError(404, { message: '404 Award Emoji Name has already been taken Not Found' });

@@ -5,6 +5,7 @@ import type { ProjectContext } from '../access/project-context';
 import type { Issue } from '../issues/issue-row';
 import { isOwner } from '../issues/policy';
 import { extractQuickActions } from './quick-actions';
+import { emitNoteEvent, NoteEvents } from '../events/work-item-events';
 import { insertNote, Note } from './note-store';
 import { canPromote, promoteIssue, promoteMessage } from './promote';
 
@@ -28,7 +29,7 @@ export interface NoteInput {
 /**
  * Creates a comment on an issue, running its quick actions first (today: `/promote`, which
  * promotes the issue to an epic when available; otherwise the line stays text). A body of only
- * commands persists no note. Locked discussions take comments from Reporters and up only.
+ * commands persists no note; a persisted one is announced as `work-items.note.created`. Locked discussions take comments from Reporters and up only.
  */
 export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue, input: NoteInput): Promise<NoteResult> {
   const actor = pc.viewer.user;
@@ -50,6 +51,7 @@ export async function createIssueNote(db: Knex, pc: ProjectContext, issue: Issue
         noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actor.id, body: commands.length ? text : input.body,
         internal: input.internal, createdAt: input.createdAt && isOwner(pc) ? input.createdAt : undefined,
       });
+      await emitNoteEvent(trx, NoteEvents.created, result.note, issue.iid, actor.id);
     }
     return result;
   });

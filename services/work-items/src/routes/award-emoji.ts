@@ -34,7 +34,7 @@ export function mountAwardEmoji(router: Router, { db }: RouteDeps): void {
     });
     const emoji = name.replace(/^:|:$/g, '');
     if (!validEmojiName(emoji)) throw new ValidationError({ name: ['is not a valid emoji name'] });
-    const award = await awardIssue(db, c.user.id, issue.id, emoji);
+    const award = await awardIssue(db, c.user.id, issue, emoji);
     res.status(201).json(toAwardEmoji(award, (await usersByIds(db, [c.user.id])).get(c.user.id)));
   });
 }

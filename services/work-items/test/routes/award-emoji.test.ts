@@ -1,3 +1,4 @@
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 
 describe('award emoji on issues', () => {
@@ -23,6 +24,10 @@ describe('award emoji on issues', () => {
       await s.on(s.guest).post(s.path(issue.iid, '/award_emoji')).send({ name: 'thumbsup' })
         .expect(404, { message: '404 Award Emoji Name has already been taken Not Found' });
       expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.upvotes).toBe(1);
+      expect(await published(s.svc, 'work-items.award_emoji.', { awardable_id: issue.id })).toEqual([{
+        type: 'work-items.award_emoji.created',
+        data: { id: res.body.id, name: 'thumbsup', user_id: s.guest.id, awardable_type: 'Issue', awardable_id: issue.id, project_id: s.project.id },
+      }]);
     });
 
     it('is 400 for a name that is not an emoji and 401 anonymous, awarding nothing', async () => {

@@ -1,4 +1,5 @@
 import type { Actor } from '@anvil/auth';
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 
 describe('POST /projects/:id/issues/:issue_iid/notes', () => {
@@ -20,6 +21,13 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.user_notes_count).toBe(1);
     const list = await s.on(s.guest).get(s.path(issue.iid, '/notes')).expect(200);
     expect(list.body.map((n: { body: string }) => n.body)).toEqual(['Me too']);
+    expect(await published(s.svc, 'work-items.note.', { noteable_id: issue.id })).toEqual([{
+      type: 'work-items.note.created',
+      data: {
+        id: res.body.id, noteable_type: 'Issue', noteable_id: issue.id, noteable_iid: issue.iid, project_id: s.project.id, author_id: s.guest.id, body: 'Me too',
+        system: false, internal: false, created_at: res.body.created_at, updated_at: res.body.updated_at, actor_id: s.guest.id,
+      },
+    }]);
   });
 
   describe('/promote', () => {
@@ -31,6 +39,9 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
       expect(epics.body[0]).toMatchObject({ title: 'Make it big', description: 'plan', group_id: s.group.id });
       const after = await s.on(s.reporter).get(s.path(issue.iid)).expect(200);
       expect(after.body).toMatchObject({ state: 'closed', user_notes_count: 0, closed_by: { id: s.reporter.id } });
+      const events = [...await published(s.svc, 'work-items.epic.', { id: epics.body[0].id }), ...await published(s.svc, 'work-items.note.', { noteable_id: issue.id })];
+      expect(events.map((e) => [e.type, e.data.body ?? e.data.title])).toEqual([['work-items.epic.created', 'Make it big'], ['work-items.note.created', `promoted to epic &${epics.body[0].iid}`]]);
+      expect((await published(s.svc, 'work-items.issue.closed', { id: issue.id })).length).toBe(1);
     });
 
     it('with other text: saves that text as the note, with commands_changes', async () => {
