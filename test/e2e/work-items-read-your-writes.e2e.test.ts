@@ -13,9 +13,9 @@ async function expectStatus<T = any>(reply: Promise<Reply<T>>, status: number): 
 
 /**
  * Two work-items replicas on one schema, over RabbitMQ, behind the real gateway; a proxy between the
- * gateway and the replicas sends every read to the replica that did not take the latest write. A
- * client writes an issue, a label, a milestone, a note and a to-do, and each read right after — the
- * item, a list, `X-Total` — shows the write, every time.
+ * gateway and the replicas sends writes to one replica and reads to the other, swapping them every
+ * round. A client writes an issue, a label, a milestone, a note and a to-do, reading the item or list
+ * (and `X-Total`) before and right after each write: the read after shows the write, every time.
  */
 describe('work-items: a client reads its own writes on every replica', () => {
   let fleet: Fleet;
