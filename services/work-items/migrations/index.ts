@@ -5,6 +5,7 @@ import * as createIssues from './20261122000200_create_issues';
 import * as createIssueActivity from './20261122000300_create_issue_activity';
 import * as createMergeRequests from './20261122000400_create_merge_requests';
 import * as addIssueListIndexes from './20261122000500_add_issue_list_indexes';
+import * as listIndexes from './20261125000300_list_indexes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   { name: '20261122000300_create_issue_activity', ...createIssueActivity },
   { name: '20261122000400_create_merge_requests', ...createMergeRequests },
   { name: '20261122000500_add_issue_list_indexes', ...addIssueListIndexes },
+  { name: '20261125000300_list_indexes', ...listIndexes },
 ];

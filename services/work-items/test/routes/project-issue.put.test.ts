@@ -42,7 +42,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(closed.body.closed_at).toEqual(expect.any(String));
     const reopened = await as(reporter).put(path(iid)).send({ state_event: 'reopen' }).expect(200);
     expect(reopened.body).toMatchObject({ state: 'opened', closed_by: null, closed_at: null });
-    const types = (await svc.deps.db('outbox').whereRaw("data->>'id' = ?", [String(closed.body.id)]).orderBy('id')).map((r: { type: string }) => r.type);
+    const types = (await svc.deps.db('outbox').where('type', 'like', 'work-items.issue.%').whereRaw("data->>'id' = ?", [String(closed.body.id)]).orderBy('id')).map((r: { type: string }) => r.type);
     expect(types).toEqual(['work-items.issue.created', 'work-items.issue.closed', 'work-items.issue.reopened']);
   });
 
@@ -62,6 +62,10 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(res.body.assignees.map((u: { id: number }) => u.id)).toEqual([guest.id]);
     const cleared = await as(reporter).put(path(iid)).send({ assignee_id: 0, milestone_id: 0, due_date: null, weight: null }).expect(200);
     expect(cleared.body).toMatchObject({ assignees: [], assignee: null, milestone: null, due_date: null, weight: null });
+    const assignedTo = async (id: number) => (await as(reporter).get(`/api/v4/projects/${project.id}/issues?assignee_id=${id}&iids[]=${iid}`).expect(200)).body.length;
+    expect(await assignedTo(guest.id)).toBe(0);
+    await as(reporter).put(path(iid)).send({ assignee_ids: [guest.id, reporter.id] }).expect(200);
+    expect([await assignedTo(guest.id), await assignedTo(reporter.id)]).toEqual([1, 1]);
   });
 
   it('lets the guest author edit the title but drops the metadata', async () => {
