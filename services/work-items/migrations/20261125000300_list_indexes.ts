@@ -6,6 +6,9 @@ import type { Knex } from 'knex';
  * `issue_assignees`. Each issue now carries its label and assignee ids (`label_ids`,
  * `assignee_ids`), kept by statement-level triggers on the link tables (cascades included), with
  * GIN indexes, so such a filter is an index condition that combines with the others (bitmap AND).
+ * A trigger locks the issues first, then reads the links in a fresh snapshot (each statement of a
+ * volatile function takes one), so concurrent edits of one issue's links leave the last writer's
+ * array complete.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -17,12 +20,14 @@ export async function up(knex: Knex): Promise<void> {
 
     CREATE FUNCTION issues_sync_label_ids() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      PERFORM 1 FROM issues WHERE id IN (SELECT issue_id FROM changed) ORDER BY id FOR UPDATE;
       UPDATE issues i SET label_ids = coalesce((SELECT array_agg(l.label_id ORDER BY l.label_id) FROM issue_labels l WHERE l.issue_id = i.id), '{}')
        WHERE i.id IN (SELECT issue_id FROM changed);
       RETURN NULL;
     END $$;
     CREATE FUNCTION issues_sync_assignee_ids() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      PERFORM 1 FROM issues WHERE id IN (SELECT issue_id FROM changed) ORDER BY id FOR UPDATE;
       UPDATE issues i SET assignee_ids = coalesce((SELECT array_agg(a.user_id ORDER BY a.user_id) FROM issue_assignees a WHERE a.issue_id = i.id), '{}')
        WHERE i.id IN (SELECT issue_id FROM changed);
       RETURN NULL;

@@ -56,6 +56,14 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     expect(events.map((e: { data: { labels: string[] } }) => e.data.labels)).toEqual([['a', 'b'], ['a', 'b', 'c'], ['b', 'c'], []]);
   });
 
+  it('keeps label filters in step with the labels under concurrent edits of one issue', async () => {
+    const names = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    await Promise.all(names.map((n) => as(reporter).put(path(iid)).send({ add_labels: n })));
+    const shown: string[] = (await as(reporter).get(path(iid)).expect(200)).body.labels;
+    const found = await Promise.all(names.map(async (n) => (await as(reporter).get(`/api/v4/projects/${project.id}/issues?labels=${n}&iids[]=${iid}`).expect(200)).body.length === 1));
+    expect(names.filter((_, k) => found[k])).toEqual(shown);
+  });
+
   it('assigns and unassigns, sets milestone, due date, confidential, weight and issue_type', async () => {
     const res = await as(reporter).put(path(iid)).send({ assignee_ids: [guest.id], milestone_id: milestoneId, due_date: '2031-02-03', confidential: true, weight: 3, issue_type: 'incident' }).expect(200);
     expect(res.body).toMatchObject({ due_date: '2031-02-03', confidential: true, weight: 3, issue_type: 'incident', type: 'INCIDENT', milestone: { id: milestoneId, title: 'v1' } });
