@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     ['project milestone', { kind: 'project', projectId: Number(pid), level: 20 }, { state: 'opened', milestone: 'm3' }],
     ['group', { kind: 'group', groupId: Number(gid) }, { nonArchived: true }],
     ['group labels', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, state: 'opened', labels: ['label-3'] }],
+    ['group assignee', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, state: 'opened', assigneeUsername: ['bench-u2'] }],
+    ['group not', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, labels: ['bug'], not: { labels: ['label-1'] }, orderBy: 'updated_at' }],
     ['global', { kind: 'none' }, { scope: 'all', nonArchived: true }],
   ];
   const only = process.env.ONLY;

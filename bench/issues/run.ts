@@ -71,8 +71,7 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return;
     }
-    console.log(`\ncaches: RESPONSE_CACHE_TTL_MS=${process.env.RESPONSE_CACHE_TTL_MS ?? 'default (5000)'}, LIST_CACHE_TTL_MS=${process.env.LIST_CACHE_TTL_MS ?? 'default (60000)'}`);
-    console.log(`rate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
+    console.log(`\nrate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
     console.log('| endpoint | achieved RPS | p50 ms | p90 ms | p99 ms | success | load avg (1 min) |');
     console.log('|---|---|---|---|---|---|---|');
     for (const s of scenarios(data)) {

@@ -200,3 +200,117 @@ export const NoteEvents = {
   updated: 'work-items.note.updated',
   deleted: 'work-items.note.deleted',
 } as const;
+
+/** work-items.label.created | updated | deleted: a project label (`project_id`) or a group label (`group_id`). */
+export interface LabelEventV1 {
+  id: number;
+  title: string;
+  color: string;
+  description: string | null;
+  priority: number | null;
+  project_id: number | null;
+  group_id: number | null;
+  actor_id: number | null;
+}
+
+export const LabelEvents = {
+  created: 'work-items.label.created',
+  updated: 'work-items.label.updated',
+  deleted: 'work-items.label.deleted',
+} as const;
+
+/** work-items.milestone.created | updated | deleted (dates `YYYY-MM-DD`). */
+export interface MilestoneEventV1 {
+  id: number;
+  iid: number;
+  project_id: number | null;
+  group_id: number | null;
+  title: string;
+  description: string | null;
+  state: 'active' | 'closed';
+  due_date: string | null;
+  start_date: string | null;
+  actor_id: number | null;
+}
+
+export const MilestoneEvents = {
+  created: 'work-items.milestone.created',
+  updated: 'work-items.milestone.updated',
+  deleted: 'work-items.milestone.deleted',
+} as const;
+
+/** work-items.todo.created | updated (`state` moved to `done`). */
+export interface TodoEventV1 {
+  id: number;
+  user_id: number;
+  project_id: number | null;
+  group_id: number | null;
+  author_id: number;
+  target_type: string;
+  target_id: number;
+  action: string;
+  state: 'pending' | 'done';
+}
+
+export const TodoEvents = {
+  created: 'work-items.todo.created',
+  updated: 'work-items.todo.updated',
+} as const;
+
+/** work-items.subscription.updated: a user's explicit (un)subscription to a subscribable. */
+export interface SubscriptionEventV1 {
+  user_id: number;
+  subscribable_type: string;
+  subscribable_id: number;
+  project_id: number | null;
+  subscribed: boolean;
+}
+
+export const SubscriptionEvents = {
+  updated: 'work-items.subscription.updated',
+} as const;
+
+/** work-items.merge_request.created | updated | closed | reopened | merged */
+export interface MergeRequestEventV1 {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed' | 'merged' | 'locked';
+  source_branch: string;
+  target_branch: string;
+  author_id: number;
+  milestone_id: number | null;
+  draft: boolean;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  merged_at: string | null;
+  actor_id: number | null;
+}
+
+export const MergeRequestEvents = {
+  created: 'work-items.merge_request.created',
+  updated: 'work-items.merge_request.updated',
+  closed: 'work-items.merge_request.closed',
+  reopened: 'work-items.merge_request.reopened',
+  merged: 'work-items.merge_request.merged',
+} as const;
+
+/** work-items.epic.created */
+export interface EpicEventV1 {
+  id: number;
+  iid: number;
+  group_id: number;
+  title: string;
+  description: string | null;
+  state: string;
+  confidential: boolean;
+  author_id: number;
+  actor_id: number | null;
+}
+
+export const EpicEvents = {
+  created: 'work-items.epic.created',
+} as const;

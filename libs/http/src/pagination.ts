@@ -112,10 +112,13 @@ export async function paginate<T>(req: Request, query: Knex.QueryBuilder, opts: 
   return { items: (rows as T[]).slice(0, perPage), headers: offsetHeaders(req, { page, perPage, total, hasNext }) };
 }
 
-/** Paginates an in-memory array (for small lists): the same headers as `paginate`. */
+/**
+ * Paginates an in-memory array (for small lists): the same headers as `paginate`, except that an
+ * array of COUNT_LIMIT items or more goes without totals (GitLab's check on paginated arrays is `>=`).
+ */
 export function paginateArray<T>(req: Request, items: T[]): Page<T> {
   const { page, perPage, offset } = pageRequest(req);
-  const total = items.length > COUNT_LIMIT ? null : items.length;
+  const total = items.length >= COUNT_LIMIT ? null : items.length;
   return { items: items.slice(offset, offset + perPage), headers: offsetHeaders(req, { page, perPage, total, hasNext: items.length > offset + perPage }) };
 }
 

@@ -12,7 +12,7 @@ app.get('/api/v4/headers', (req, res) => {
   res.json(offsetHeaders(req, { page: n('page') ?? 1, perPage: n('per_page') ?? 20, total: n('total'), hasNext: req.query.next === '1' }));
 });
 app.get('/api/v4/array', (req, res) => {
-  res.json(paginateArray(req, [1, 2, 3, 4, 5]));
+  res.json(paginateArray(req, req.query.n ? Array.from({ length: Number(req.query.n) }, (_, i) => i) : [1, 2, 3, 4, 5]));
 });
 
 async function get(url: string): Promise<Record<string, unknown>> {
@@ -52,5 +52,12 @@ describe('paginateArray', () => {
     const page = await get('/api/v4/array?page=3&per_page=2');
     expect(page.items).toEqual([5]);
     expect(page.headers).toMatchObject({ 'X-Total': '5', 'X-Total-Pages': '3', 'X-Page': '3', 'X-Next-Page': '', 'X-Prev-Page': '2' });
+  });
+  it('omits the totals and rel="last" from 10,000 items on, as GitLab does for arrays', async () => {
+    expect(((await get('/api/v4/array?n=9999')).headers as Record<string, string>)['X-Total']).toBe('9999');
+    const headers = (await get('/api/v4/array?n=10000&page=2')).headers as Record<string, string>;
+    expect(headers).not.toHaveProperty('X-Total');
+    expect(headers).not.toHaveProperty('X-Total-Pages');
+    expect(headers.Link).not.toContain('rel="last"');
   });
 });

@@ -57,6 +57,8 @@ export interface Fleet {
   adminToken: string;
   gateway: FleetProcess;
   services: Record<string, FleetProcess>;
+  /** Every process of each started service: `services[name]` first, then its further replicas. */
+  replicas: Record<string, FleetProcess[]>;
   /** Each started service's schema, by service name. */
   schemas: Record<string, string>;
   stop(): Promise<void>;
@@ -76,6 +78,12 @@ export interface FleetOptions {
   keys?: { publicKey: string; privateKey: string };
   /** Base URLs of services running outside the fleet (a benchmark's stand-in), for the gateway to route to. */
   upstreams?: Partial<Record<ServiceName, string>>;
+  /**
+   * How many processes of a service to run (default 1): the further ones share its schema, queues and
+   * outbox, on ports of their own, and start once the first has migrated. The gateway routes to the
+   * first (or to `upstreams`).
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
@@ -126,6 +134,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   for (const n of SERVICE_NAMES) base[URL_VARS[n]] = opts.upstreams?.[n] ?? `http://127.0.0.1:${ports[n] ?? 9}`;
   const schemas = names.map((n) => `${run}_${n.replace(/-/g, '_')}`.slice(0, 60));
   const services: Record<string, FleetProcess> = {};
+  const replicas: Record<string, FleetProcess[]> = {};
   const all: FleetProcess[] = [];
   const stop = async () => {
     await Promise.all(all.map((p) => new Promise<void>((resolve) => {
@@ -138,11 +147,16 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     rmSync(storageDir, { recursive: true, force: true });
   };
   try {
-    const start = (n: ServiceName) => {
-      const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(ports[n]), DB_SCHEMA: schemas[names.indexOf(n)] });
-      services[n] = p;
+    const spawnService = async (n: ServiceName, port: number) => {
+      const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
       all.push(p);
-      return waitReady(p.url, p.process, p.output);
+      (replicas[n] ??= []).push(p);
+      await waitReady(p.url, p.process, p.output);
+      return p;
+    };
+    const start = async (n: ServiceName) => {
+      services[n] = await spawnService(n, ports[n]);
+      for (let i = 1; i < (opts.replicas?.[n] ?? 1); i++) await spawnService(n, await freePort());
     };
     // identity last: every consumer's queue is bound before identity publishes its first events
     await Promise.all(names.filter((n) => n !== 'identity').map(start));
@@ -150,7 +164,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);
-    return { url: gw.url, adminToken, gateway: gw, services, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), stop };
+    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), stop };
   } catch (e) {
     await stop();
     throw e;

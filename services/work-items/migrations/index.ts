@@ -7,6 +7,7 @@ import * as createMergeRequests from './20261122000400_create_merge_requests';
 import * as addIssueListIndexes from './20261122000500_add_issue_list_indexes';
 import * as createSnippets from './20261125000100_create_snippets';
 import * as extendNotes from './20261125000200_extend_notes';
+import * as listIndexes from './20261125000300_list_indexes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { name: '20261122000500_add_issue_list_indexes', ...addIssueListIndexes },
   { name: '20261125000100_create_snippets', ...createSnippets },
   { name: '20261125000200_extend_notes', ...extendNotes },
+  { name: '20261125000300_list_indexes', ...listIndexes },
 ];

@@ -1,11 +1,9 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
-import { bumpGeneration, GenerationCache } from './db/freshness';
 import { mountAwardEmoji } from './routes/award-emoji';
 import { mountEpics } from './routes/epics';
 import { mountIssueLists } from './routes/issue-lists';
 import { mountLabels } from './routes/labels';
-import { ResponseCache } from './routes/response-cache';
 import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
 import { mountNotes } from './routes/notes';
@@ -16,26 +14,12 @@ import { mountSubscriptions } from './routes/subscriptions';
 import { mountTimeTracking } from './routes/time-tracking';
 import { mountTodos } from './routes/todos';
 
-/** Any request that may write moves the data generation, when it starts and when it has answered. */
-function trackWrites(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    bumpGeneration();
-    res.on('finish', bumpGeneration);
-  }
-  next();
-}
-
 /** Builds the work-items service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const routeDeps = {
-    db: deps.db,
-    counts: new GenerationCache<number>(Number(deps.config.LIST_CACHE_TTL_MS ?? 60_000)),
-    responses: new ResponseCache(Number(deps.config.RESPONSE_CACHE_TTL_MS ?? 5_000)),
-  };
+  const routeDeps = { db: deps.db };
   const notesLimiter = new NotesCreateLimiter(Number(deps.config.NOTES_CREATE_LIMIT ?? 0));
   return serviceApp(deps, {
     api: (router) => {
-      router.use(trackWrites);
       mountIssueLists(router, routeDeps);
       mountProjectIssues(router, routeDeps);
       mountLabels(router, routeDeps);

@@ -2,7 +2,6 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
-import { cacheInvalidationConsumer } from './events/cache-invalidation';
 import { identityConsumer } from './read-model/consumer';
 
 /** The work-items service, as the runtime boots it. */
@@ -12,6 +11,6 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps), cacheInvalidationConsumer()],
+  consumers: (deps) => [identityConsumer(deps)],
 };
 export { configSchema };

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { NotFoundError, ValidationError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import { epicByIid, epicInGroups, iterationInGroups } from '../epics/epic-store';
-import { findOrCreateProjectLabels, labelsByIds } from '../labels/label-store';
+import { findOrCreateProjectLabels } from '../labels/label-service';
+import { labelsByIds } from '../labels/label-store';
 import { usableMilestone, usableMilestoneByTitle } from '../milestones/milestone-store';
 import { existingUserIds } from '../read-model/store';
 import type { IssueRow, IssueType } from './issue-row';
@@ -115,16 +116,16 @@ export async function resolveAssignees(db: Db, ids: number[]): Promise<number[]>
  * The label ids after `labels` (replace), `add_labels` and `remove_labels`; names not yet known
  * become project labels. Returns undefined when no label attribute was given.
  */
-export async function resolveLabels(db: Db, pc: ProjectContext, attrs: IssueAttributes, current: { id: number; title: string }[]): Promise<number[] | undefined> {
+export async function resolveLabels(trx: Knex.Transaction, pc: ProjectContext, attrs: IssueAttributes, current: { id: number; title: string }[]): Promise<number[] | undefined> {
   if (attrs.labels === undefined && attrs.addLabels === undefined && attrs.removeLabels === undefined) return undefined;
   let ids = attrs.labels !== undefined
-    ? (await findOrCreateProjectLabels(db, pc.id, pc.traversalIds, attrs.labels)).map((l) => l.id)
+    ? (await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels, pc.viewer.user?.id ?? null)).map((l) => l.id)
     : current.map((l) => l.id);
-  if (attrs.addLabels?.length) ids = ids.concat((await findOrCreateProjectLabels(db, pc.id, pc.traversalIds, attrs.addLabels)).map((l) => l.id));
+  if (attrs.addLabels?.length) ids = ids.concat((await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.addLabels, pc.viewer.user?.id ?? null)).map((l) => l.id));
   if (attrs.removeLabels?.length) {
     const remove = new Set(attrs.removeLabels);
     const titles = new Map(current.map((l) => [l.id, l.title]));
-    const added = attrs.labels !== undefined || attrs.addLabels ? new Map((await labelsByIds(db, ids)).map((l) => [l.id, l.title])) : titles;
+    const added = attrs.labels !== undefined || attrs.addLabels ? new Map((await labelsByIds(trx, ids)).map((l) => [l.id, l.title])) : titles;
     ids = ids.filter((id) => !remove.has(added.get(id) ?? ''));
   }
   return [...new Set(ids)];

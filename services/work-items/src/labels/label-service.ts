@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { ConflictError, ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
-import { deleteLabelById, insertLabel, Label, LabelOwner, normalizeColor, updateLabelColumns } from './label-store';
-
-type Db = Knex | Knex.Transaction;
+import { emitLabelEvent, LabelEvents } from '../events/work-item-events';
+import { deleteLabelById, ensureProjectLabel, insertLabel, Label, labelsAvailableToProject, LabelOwner, normalizeColor, updateLabelColumns } from './label-store';
 
 /** Create/update attributes. */
 export interface LabelAttributes {
@@ -41,19 +40,49 @@ function conflict(e: unknown): never {
   throw e;
 }
 
-/** Creates a label; a title the owner already has is `409 Label already exists`. */
-export async function createLabel(db: Db, owner: LabelOwner, attrs: LabelAttributes): Promise<Label> {
+/** Creates a label and announces `work-items.label.created`; a title the owner already has is `409 Label already exists`. */
+export async function createLabel(db: Knex, owner: LabelOwner, attrs: LabelAttributes, actorId: number | null): Promise<Label> {
   const c = validate(attrs);
-  return insertLabel(db, owner, c).catch(conflict);
+  return db.transaction(async (trx) => {
+    const label = await insertLabel(trx, owner, c);
+    await emitLabelEvent(trx, LabelEvents.created, label, actorId);
+    return label;
+  }).catch(conflict);
 }
 
-/** Edits a label (new title, color, description, priority). */
-export async function updateLabel(db: Db, label: Label, attrs: LabelAttributes): Promise<Label> {
+/** Edits a label (new title, color, description, priority) and announces `work-items.label.updated`. */
+export async function updateLabel(db: Knex, label: Label, attrs: LabelAttributes, actorId: number | null): Promise<Label> {
   const c = validate(attrs);
-  return updateLabelColumns(db, label.id, c).catch(conflict);
+  return db.transaction(async (trx) => {
+    const updated = await updateLabelColumns(trx, label.id, c);
+    await emitLabelEvent(trx, LabelEvents.updated, updated, actorId);
+    return updated;
+  }).catch(conflict);
 }
 
-/** Deletes a label (its issue links go with it). */
-export async function deleteLabel(db: Db, label: Label): Promise<void> {
-  await deleteLabelById(db, label.id);
+/** Deletes a label (its issue links go with it) and announces `work-items.label.deleted`. */
+export async function deleteLabel(db: Knex, label: Label, actorId: number | null): Promise<void> {
+  await db.transaction(async (trx) => {
+    await deleteLabelById(trx, label.id);
+    await emitLabelEvent(trx, LabelEvents.deleted, label, actorId);
+  });
+}
+
+/**
+ * The labels named `names` for an issue or merge request of the project: an existing project or
+ * ancestor-group label of that exact title, else a new project label in the default color (as
+ * GitLab does), announced as `work-items.label.created` in the caller's transaction.
+ */
+export async function findOrCreateProjectLabels(trx: Knex.Transaction, projectId: number, traversalIds: number[], names: string[], actorId: number | null): Promise<Label[]> {
+  const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  if (!wanted.length) return [];
+  const byTitle = new Map<string, Label>();
+  for (const l of await labelsAvailableToProject(trx, projectId, traversalIds, wanted)) if (!byTitle.has(l.title) || l.projectId === projectId) byTitle.set(l.title, l);
+  for (const title of wanted) {
+    if (byTitle.has(title)) continue;
+    const { label, inserted } = await ensureProjectLabel(trx, projectId, title);
+    if (inserted) await emitLabelEvent(trx, LabelEvents.created, label, actorId);
+    byTitle.set(title, label);
+  }
+  return wanted.map((t) => byTitle.get(t) as Label);
 }

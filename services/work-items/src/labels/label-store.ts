@@ -54,25 +54,17 @@ export async function labelsAvailableToGroup(db: Db, traversalIds: number[], tit
 }
 
 /**
- * The labels named `names` for an issue of the project: an existing project or ancestor-group
- * label of that exact title, else a new project label in the default color (as GitLab does).
+ * A project label of exactly `title` in the default color (as GitLab creates unknown labels); an
+ * existing one is returned as it is. `inserted` says whether this call created it.
  */
-export async function findOrCreateProjectLabels(db: Db, projectId: number, traversalIds: number[], names: string[]): Promise<Label[]> {
-  const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
-  if (!wanted.length) return [];
-  const existing = await labelsAvailableToProject(db, projectId, traversalIds, wanted);
-  const byTitle = new Map<string, Label>();
-  for (const l of existing) if (!byTitle.has(l.title) || l.projectId === projectId) byTitle.set(l.title, l);
-  for (const title of wanted) {
-    if (byTitle.has(title)) continue;
-    const r = await db.raw(
-      `INSERT INTO labels (title, color, project_id) VALUES (?, ?, ?)
-       ON CONFLICT (project_id, title) WHERE project_id IS NOT NULL DO UPDATE SET updated_at = labels.updated_at RETURNING *`,
-      [title, DEFAULT_LABEL_COLOR, projectId],
-    );
-    byTitle.set(title, labelFromRow(r.rows[0]));
-  }
-  return wanted.map((t) => byTitle.get(t) as Label);
+export async function ensureProjectLabel(db: Db, projectId: number, title: string): Promise<{ label: Label; inserted: boolean }> {
+  const r = await db.raw(
+    `INSERT INTO labels (title, color, project_id) VALUES (?, ?, ?)
+     ON CONFLICT (project_id, title) WHERE project_id IS NOT NULL DO UPDATE SET updated_at = labels.updated_at RETURNING *, (xmax = 0) AS inserted`,
+    [title, DEFAULT_LABEL_COLOR, projectId],
+  );
+  const { inserted, ...row } = r.rows[0] as LabelRow & { inserted: boolean };
+  return { label: labelFromRow(row), inserted };
 }
 
 /** Label ids per title, over all labels (the finder resolves names once, then probes by id). */

@@ -7,8 +7,9 @@ import { resolveAssignees } from '../issues/issue-attributes';
 import type { Issue } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { findIssueByIid, nextInternalId } from '../issues/issue-store';
-import { findOrCreateProjectLabels } from '../labels/label-store';
+import { findOrCreateProjectLabels } from '../labels/label-service';
 import { usableMilestone } from '../milestones/milestone-store';
+import { emitMergeRequestEvent, MergeRequestEvents } from '../events/work-item-events';
 import { projectByPath } from '../read-model/store';
 import { closingReferences, IssueRef, issueReferences } from './issue-references';
 import {
@@ -64,7 +65,7 @@ async function resolveRef(trx: Knex.Transaction, pc: ProjectContext, ref: IssueR
 
 async function applyAssociations(trx: Knex.Transaction, pc: ProjectContext, mrId: number, attrs: MergeRequestAttributes): Promise<void> {
   if (attrs.assigneeIds) await setAssignees(trx, mrId, await resolveAssignees(trx, attrs.assigneeIds));
-  if (attrs.labels) await setLabels(trx, mrId, (await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels)).map((l) => l.id));
+  if (attrs.labels) await setLabels(trx, mrId, (await findOrCreateProjectLabels(trx, pc.id, pc.traversalIds, attrs.labels, pc.viewer.user?.id ?? null)).map((l) => l.id));
 }
 
 function columns(attrs: MergeRequestAttributes): Partial<MergeRequestRow> {
@@ -81,7 +82,7 @@ function columns(attrs: MergeRequestAttributes): Partial<MergeRequestRow> {
 /**
  * Opens a merge request (Developer+): branches must differ and no other open merge request may
  * join the same branches (GitLab's 422s). Issues its text references are linked, the closing
- * pattern's ones as `closes`.
+ * pattern's ones as `closes`. Announces `work-items.merge_request.created`.
  */
 export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: MergeRequestAttributes & { title: string; sourceBranch: string; targetBranch: string }): Promise<MergeRequest> {
   assertDeveloper(pc);
@@ -99,11 +100,15 @@ export async function createMergeRequest(db: Knex, pc: ProjectContext, attrs: Me
     });
     await applyAssociations(trx, pc, mr.id, attrs);
     await setIssueLinks(trx, mr.id, await resolveLinks(trx, pc, mr));
+    await emitMergeRequestEvent(trx, MergeRequestEvents.created, mr, mr.authorId);
     return mr;
   });
 }
 
-/** Edits a merge request (Developer+ or its author); relinks issues when the text changed. */
+/**
+ * Edits a merge request (Developer+ or its author); relinks issues when the text changed. Announces
+ * `closed`/`reopened` on a state change and `updated` when anything else was given.
+ */
 export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequest, attrs: MergeRequestAttributes): Promise<MergeRequest> {
   const uid = pc.viewer.user?.id;
   if (!uid || (pc.level < AccessLevel.DEVELOPER && mr.authorId !== uid)) throw new ForbiddenError();
@@ -115,13 +120,17 @@ export async function updateMergeRequest(db: Knex, pc: ProjectContext, mr: Merge
     const updated = await updateMergeRequestColumns(trx, mr.id, c);
     await applyAssociations(trx, pc, updated.id, attrs);
     if (attrs.title !== undefined || attrs.description !== undefined) await setIssueLinks(trx, updated.id, await resolveLinks(trx, pc, updated));
+    if (c.state) await emitMergeRequestEvent(trx, c.state === 'closed' ? MergeRequestEvents.closed : MergeRequestEvents.reopened, updated, uid);
+    if (Object.keys(c).some((k) => k !== 'state' && k !== 'closed_at' && k !== 'closed_by_id') || attrs.assigneeIds || attrs.labels) {
+      await emitMergeRequestEvent(trx, MergeRequestEvents.updated, updated, uid);
+    }
     return updated;
   });
 }
 
 /**
  * Merges an open merge request (Developer+; anything else is 405) and closes the issues of
- * this project it closes, on behalf of the merger.
+ * this project it closes, on behalf of the merger. Announces `work-items.merge_request.merged`.
  */
 export async function mergeMergeRequest(db: Knex, pc: ProjectContext, mr: MergeRequest): Promise<MergeRequest> {
   assertDeveloper(pc);
@@ -131,6 +140,7 @@ export async function mergeMergeRequest(db: Knex, pc: ProjectContext, mr: MergeR
     const mergeSha = createHash('sha1').update(`merge:${mr.id}`).digest('hex');
     const merged = await updateMergeRequestColumns(trx, mr.id, { state: 'merged', merged_at: new Date(), merged_by_id: uid, merge_commit_sha: mergeSha });
     for (const issue of await openIssuesClosedBy(trx, mr.id, pc.id)) await setIssueState(trx, issue, 'close', uid);
+    await emitMergeRequestEvent(trx, MergeRequestEvents.merged, merged, uid);
     return merged;
   });
 }

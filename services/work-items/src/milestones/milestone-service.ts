@@ -3,9 +3,8 @@ import { ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import { nextInternalId } from '../issues/issue-store';
 import type { Owner } from '../access/owner-scope';
+import { emitMilestoneEvent, MilestoneEvents } from '../events/work-item-events';
 import { deleteMilestoneById, findOwnMilestone, insertMilestone, Milestone, updateMilestoneColumns } from './milestone-store';
-
-type Db = Knex | Knex.Transaction;
 
 /** Create/update attributes (dates `YYYY-MM-DD`; null clears). */
 export interface MilestoneAttributes {
@@ -43,15 +42,17 @@ function columns(attrs: MilestoneAttributes): Record<string, unknown> {
 
 const TAKEN = () => new ValidationError({ title: ['already being used for another group or project milestone.'] });
 
-/** Creates a milestone with the owner's next iid; a duplicate title is a 400 model error. */
-export async function createMilestone(db: Knex, owner: Owner, attrs: MilestoneAttributes): Promise<Milestone> {
+/** Creates a milestone with the owner's next iid and announces `work-items.milestone.created`; a duplicate title is a 400 model error. */
+export async function createMilestone(db: Knex, owner: Owner, attrs: MilestoneAttributes, actorId: number | null): Promise<Milestone> {
   validate(attrs);
   try {
     return await db.transaction(async (trx) => {
       const scope = owner.projectId !== null ? ['project', owner.projectId] as const : ['group', owner.groupId as number] as const;
       const iid = await nextInternalId(trx, scope[0], scope[1], 'milestones');
       const id = await insertMilestone(trx, { ...columns(attrs), iid, project_id: owner.projectId, group_id: owner.groupId });
-      return (await findOwnMilestone(trx, owner, id)) as Milestone;
+      const m = (await findOwnMilestone(trx, owner, id)) as Milestone;
+      await emitMilestoneEvent(trx, MilestoneEvents.created, m, actorId);
+      return m;
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw TAKEN();
@@ -59,19 +60,26 @@ export async function createMilestone(db: Knex, owner: Owner, attrs: MilestoneAt
   }
 }
 
-/** Edits a milestone (title, description, dates, `state_event` close/activate). */
-export async function updateMilestone(db: Db, owner: Owner, m: Milestone, attrs: MilestoneAttributes): Promise<Milestone> {
+/** Edits a milestone (title, description, dates, `state_event` close/activate) and announces `work-items.milestone.updated`. */
+export async function updateMilestone(db: Knex, owner: Owner, m: Milestone, attrs: MilestoneAttributes, actorId: number | null): Promise<Milestone> {
   validate(attrs, m);
   try {
-    await updateMilestoneColumns(db, m.id, columns(attrs));
+    return await db.transaction(async (trx) => {
+      await updateMilestoneColumns(trx, m.id, columns(attrs));
+      const updated = (await findOwnMilestone(trx, owner, m.id)) as Milestone;
+      await emitMilestoneEvent(trx, MilestoneEvents.updated, updated, actorId);
+      return updated;
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw TAKEN();
     throw e;
   }
-  return (await findOwnMilestone(db, owner, m.id)) as Milestone;
 }
 
-/** Deletes a milestone; its issues keep existing without one. */
-export async function deleteMilestone(db: Db, m: Milestone): Promise<void> {
-  await deleteMilestoneById(db, m.id);
+/** Deletes a milestone (its issues keep existing without one) and announces `work-items.milestone.deleted`. */
+export async function deleteMilestone(db: Knex, m: Milestone, actorId: number | null): Promise<void> {
+  await db.transaction(async (trx) => {
+    await deleteMilestoneById(trx, m.id);
+    await emitMilestoneEvent(trx, MilestoneEvents.deleted, m, actorId);
+  });
 }

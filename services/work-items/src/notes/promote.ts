@@ -5,6 +5,7 @@ import type { Issue } from '../issues/issue-row';
 import { setIssueState } from '../issues/issue-service';
 import { canAdminIssue } from '../issues/policy';
 import { emitNoteEvent, NoteEvents } from '../events/note-events';
+import { emitEpicCreated } from '../events/work-item-events';
 import { insertNote, Note } from './note-store';
 
 /** `/promote` is available on an open, not yet promoted issue of a group project, to issue admins. */
@@ -19,6 +20,7 @@ export function canPromote(pc: ProjectContext, issue: Issue): boolean {
  */
 export async function promoteIssue(trx: Knex.Transaction, pc: ProjectContext, issue: Issue, actorId: number): Promise<{ epic: Epic; issue: Issue; note: Note }> {
   const epic = await createEpic(trx, { groupId: pc.groupId as number, title: issue.title, description: issue.description, authorId: actorId, confidential: false });
+  await emitEpicCreated(trx, epic, actorId);
   const closed = await setIssueState(trx, issue, 'close', actorId, { promoted_to_epic_id: epic.id });
   const note = await insertNote(trx, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId: actorId, body: `promoted to epic &${epic.iid}`, system: true });
   await emitNoteEvent(trx, NoteEvents.created, note, issue, actorId);

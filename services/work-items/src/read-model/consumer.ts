@@ -1,6 +1,5 @@
 import { consumeOnce } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
-import { bumpGeneration } from '../db/freshness';
 import { applyIdentityEvent } from './apply';
 
 /** The consumer name recorded in the inbox (and the queue name without a test prefix). */
@@ -13,7 +12,6 @@ export function identityConsumer(deps: ServiceDeps): Consumer {
     patterns: ['identity.#'],
     handler: async (event) => {
       await consumeOnce(deps.db, IDENTITY_CONSUMER, event, (trx) => applyIdentityEvent(trx, event));
-      bumpGeneration();
     },
   };
 }

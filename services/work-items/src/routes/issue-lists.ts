@@ -12,12 +12,9 @@ import { presentIssues } from './present';
 async function list(deps: RouteDeps, req: Request, res: Response, parent: FinderParent, filters: IssueFilters, origin: ReferenceOrigin, details: boolean): Promise<void> {
   const { db } = deps;
   const c = ctx(req);
-  await deps.responses.send(req, res, async () => {
-    const finder = new IssueFinder(db, viewerOf(c), parent, filters);
-    const { items, headers } = await paginateIssues(req, db, finder, deps.counts);
-    const body = await presentIssues(db, items, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details });
-    return { status: 200, body: JSON.stringify(body), headers };
-  });
+  const finder = new IssueFinder(db, viewerOf(c), parent, filters);
+  const { items, headers } = await paginateIssues(req, db, finder);
+  res.set(headers).json(await presentIssues(db, items, { base: c.base.replace(/\/$/, ''), origin, withLabelsDetails: details }));
 }
 
 async function statistics(res: Response, finder: IssueFinder): Promise<void> {

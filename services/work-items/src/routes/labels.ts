@@ -22,6 +22,10 @@ async function load(deps: RouteDeps, kind: OwnerKind, req: Request): Promise<Lab
   return label;
 }
 
+function actorId(req: Request): number | null {
+  return ctx(req).user?.id ?? null;
+}
+
 function present(kind: OwnerKind, c: RequestContext, l: Label, counts?: LabelCounts) {
   return toLabel(l, { projectId: kind === 'projects' ? c.project?.id : undefined, counts });
 }
@@ -46,20 +50,20 @@ function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
   router.post(base, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
     const input = createParams.parse(req);
-    const label = await createLabel(deps.db, ownerOf(kind, ctx(req)), { title: input.name, color: input.color, description: input.description, priority: input.priority });
+    const label = await createLabel(deps.db, ownerOf(kind, ctx(req)), { title: input.name, color: input.color, description: input.description, priority: input.priority }, actorId(req));
     res.status(201).json(present(kind, ctx(req), label));
   });
   // DELETE /projects/:id/labels/:label_id
   router.delete(`${base}/:label_id`, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
-    await deleteLabel(deps.db, await load(deps, kind, req));
+    await deleteLabel(deps.db, await load(deps, kind, req), actorId(req));
     res.status(204).end();
   });
   // PUT /projects/:id/labels/:label_id
   router.put(`${base}/:label_id`, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
     const input = updateParams.parse(req);
-    const label = await updateLabel(deps.db, await load(deps, kind, req), { title: input.new_name, color: input.color, description: input.description, priority: input.priority });
+    const label = await updateLabel(deps.db, await load(deps, kind, req), { title: input.new_name, color: input.color, description: input.description, priority: input.priority }, actorId(req));
     res.json(present(kind, ctx(req), label));
   });
 }

@@ -38,6 +38,10 @@ async function listedGroups(deps: RouteDeps, kind: OwnerKind, c: RequestContext,
   return kind === 'groups' ? [c.group?.id as number] : [];
 }
 
+function actorId(req: Request): number | null {
+  return ctx(req).user?.id ?? null;
+}
+
 async function load(deps: RouteDeps, kind: OwnerKind, req: Request): Promise<Milestone> {
   const { milestone_id } = idParam.parse(req);
   const m = await findOwnMilestone(deps.db, ownerOf(kind, ctx(req)), milestone_id);
@@ -65,7 +69,7 @@ function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
   router.post(base, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
     const input = createParams.parse(req);
-    const m = await createMilestone(deps.db, ownerOf(kind, ctx(req)), { title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date });
+    const m = await createMilestone(deps.db, ownerOf(kind, ctx(req)), { title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date }, actorId(req));
     res.status(201).json(toMilestone(m, urls(ctx(req))));
   });
   // PUT /projects/:id/milestones/:milestone_id
@@ -75,13 +79,13 @@ function mountFor(router: Router, deps: RouteDeps, kind: OwnerKind): void {
     const m = await load(deps, kind, req);
     const updated = await updateMilestone(deps.db, ownerOf(kind, ctx(req)), m, {
       title: input.title, description: input.description, dueDate: input.due_date, startDate: input.start_date, stateEvent: input.state_event,
-    });
+    }, actorId(req));
     res.json(toMilestone(updated, urls(ctx(req))));
   });
   // DELETE /projects/:id/milestones/:milestone_id
   router.delete(`${base}/:milestone_id`, async (req, res) => {
     requireIssueAdmin(kind, ctx(req));
-    await deleteMilestone(deps.db, await load(deps, kind, req));
+    await deleteMilestone(deps.db, await load(deps, kind, req), actorId(req));
     res.status(204).end();
   });
 }

@@ -17,15 +17,13 @@ function requireUser(req: Parameters<typeof ctx>[0]): void {
 }
 
 /** Single-issue routes of a project: get, create, edit, delete. */
-export function mountProjectIssues(router: Router, { db, responses }: RouteDeps): void {
+export function mountProjectIssues(router: Router, { db }: RouteDeps): void {
   // GET /projects/:id/issues/:issue_iid
   router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
     const { issue_iid } = iidParam.parse(req);
-    await responses.send(req, res, async () => {
-      const pc = await projectContext(db, ctx(req));
-      const issue = await findReadableIssue(db, pc, issue_iid);
-      return { status: 200, body: JSON.stringify(await presentIssue(db, pc, issue)), headers: {} };
-    });
+    const pc = await projectContext(db, ctx(req));
+    const issue = await findReadableIssue(db, pc, issue_iid);
+    res.json(await presentIssue(db, pc, issue));
   });
 
   // GET /issues/:id (administrators only)

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
+import { emitTodoEvent, TodoEvents } from '../events/work-item-events';
 import { camelize, Camelized, RowTimestamps } from '../db/rows';
 import type { Issue } from '../issues/issue-row';
 
@@ -40,18 +41,26 @@ export async function markIssueTodo(db: Knex, issue: Issue, userId: number): Pro
     const [row] = await trx('todos').insert({
       user_id: userId, project_id: issue.projectId, author_id: userId, target_type: 'Issue', target_id: issue.id, action: 'marked', body: issue.title,
     }).returning('*');
-    return todoFromRow(row);
+    const todo = todoFromRow(row);
+    await emitTodoEvent(trx, TodoEvents.created, todo);
+    return todo;
   });
 }
 
-/** Marks one of the user's to-dos (or all pending ones when `id` is omitted) as done. */
-export async function markDone(db: Db, userId: number, id?: number): Promise<Todo | undefined> {
-  const q = db('todos').where({ user_id: userId }).where({ state: 'pending' });
-  if (id !== undefined) q.where({ id });
-  await q.update({ state: 'done', updated_at: new Date() });
-  if (id === undefined) return undefined;
-  const row: TodoRow | undefined = await db('todos').where({ user_id: userId, id }).first();
-  return row && todoFromRow(row);
+/**
+ * Marks one of the user's to-dos (or all pending ones when `id` is omitted) as done, announcing
+ * `work-items.todo.updated` for each one that changed; returns the one asked for (undefined if not the user's).
+ */
+export async function markDone(db: Knex, userId: number, id?: number): Promise<Todo | undefined> {
+  return db.transaction(async (trx) => {
+    const q = trx('todos').where({ user_id: userId }).where({ state: 'pending' });
+    if (id !== undefined) q.where({ id });
+    const changed: TodoRow[] = await q.update({ state: 'done', updated_at: new Date() }).returning('*');
+    for (const row of changed) await emitTodoEvent(trx, TodoEvents.updated, todoFromRow(row));
+    if (id === undefined) return undefined;
+    const row: TodoRow | undefined = await trx('todos').where({ user_id: userId, id }).first();
+    return row && todoFromRow(row);
+  });
 }
 
 /** Marks every pending to-do of the user on one target done (`TodoService#mark_pending_todos_as_done`). */

@@ -1,3 +1,4 @@
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 import { AccessLevel } from '../support/world';
 
@@ -15,6 +16,10 @@ describe('thin group epics', () => {
     expect(res.body).toMatchObject({ iid: 1, group_id: s.group.id, title: 'Epic one', state: 'opened', web_url: 'http://127.0.0.1:8080/groups/team/-/epics/1' });
     await s.world.onGroup(s.group, s.guest).post(G()).send({ title: 'x' }).expect(403, { message: '403 Forbidden' });
     await s.world.onGroup(s.group, null).post(G()).send({ title: 'x' }).expect(401, { message: '401 Unauthorized' });
+    expect(await published(s.svc, 'work-items.epic.', { group_id: s.group.id })).toEqual([{
+      type: 'work-items.epic.created',
+      data: { id: res.body.id, iid: 1, group_id: s.group.id, title: 'Epic one', description: null, state: 'opened', confidential: false, author_id: s.reporter.id, actor_id: s.reporter.id },
+    }]);
   });
 
   it('GET lists and reads by iid; an issue shows its epic', async () => {

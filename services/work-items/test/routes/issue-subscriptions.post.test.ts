@@ -1,3 +1,4 @@
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 
 describe('POST /projects/:id/issues/:issue_iid/subscribe and /unsubscribe', () => {
@@ -25,6 +26,12 @@ describe('POST /projects/:id/issues/:issue_iid/subscribe and /unsubscribe', () =
     expect(res.body.subscribed).toBe(false);
     await s.on(s.guest).post(s.path(issue.iid, '/unsubscribe')).expect(304, '');
     expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.subscribed).toBe(false);
+    const events = await published(s.svc, 'work-items.subscription.', { subscribable_id: issue.id });
+    const data = { user_id: s.guest.id, subscribable_type: 'Issue', subscribable_id: issue.id, project_id: s.project.id };
+    expect(events).toEqual([
+      { type: 'work-items.subscription.updated', data: { ...data, subscribed: true } },
+      { type: 'work-items.subscription.updated', data: { ...data, subscribed: false } },
+    ]);
   });
 
   it('treats the author as subscribed until they unsubscribe', async () => {

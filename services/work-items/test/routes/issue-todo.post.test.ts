@@ -1,3 +1,4 @@
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 
 describe('POST /projects/:id/issues/:issue_iid/todo', () => {
@@ -20,6 +21,13 @@ describe('POST /projects/:id/issues/:issue_iid/todo', () => {
     const again = await s.on(s.guest).post(s.path(issue.iid, '/todo')).send({}).expect(304);
     expect(again.text).toBe('');
     expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body.map((t: { id: number }) => t.id)).toEqual([res.body.id]);
+    expect(await published(s.svc, 'work-items.todo.', { target_id: issue.id })).toEqual([{
+      type: 'work-items.todo.created',
+      data: {
+        id: res.body.id, user_id: s.guest.id, project_id: s.project.id, group_id: null, author_id: s.guest.id, target_type: 'Issue', target_id: issue.id,
+        action: 'marked', state: 'pending',
+      },
+    }]);
   });
 
   it('creates another one once the first is done', async () => {

@@ -1,4 +1,5 @@
 import { small, Small } from '../support/small';
+import { published } from '../support/published';
 import { AccessLevel } from '../support/world';
 
 describe('labels API (project and group)', () => {
@@ -19,6 +20,10 @@ describe('labels API (project and group)', () => {
         id: expect.any(Number), name: 'bug', color: '#FF0000', description: 'Broken', description_html: '<p dir="auto">Broken</p>',
         text_color: '#FFFFFF', remove_on_close: false, subscribed: false, priority: 3, is_project_label: true,
       });
+      expect(await published(s.svc, 'work-items.label.', { id: res.body.id })).toEqual([{
+        type: 'work-items.label.created',
+        data: { id: res.body.id, title: 'bug', color: '#FF0000', description: 'Broken', priority: 3, project_id: s.project.id, group_id: null, actor_id: s.reporter.id },
+      }]);
     });
     it('answers 409 for a taken name, 400 for a bad color or a missing name', async () => {
       await s.on(s.reporter).post(P()).send({ name: 'dup', color: '#000000' }).expect(201);
@@ -56,6 +61,15 @@ describe('labels API (project and group)', () => {
       await s.on(s.reporter).delete(P('/new')).expect(204, '');
       await s.on(s.guest).get(P(`/${label.id}`)).expect(404, { message: '404 Label Not Found' });
       expect(await s.svc.deps.db('labels').where({ id: label.id }).first()).toBeUndefined();
+      const events = await published(s.svc, 'work-items.label.', { id: label.id });
+      expect(events.map((e) => [e.type, e.data.title])).toEqual([['work-items.label.created', 'old'], ['work-items.label.updated', 'new'], ['work-items.label.deleted', 'new']]);
+    });
+    it('announces labels an issue creates by naming them', async () => {
+      const issue = await s.issue({ labels: 'fresh-one' });
+      const [created] = await published(s.svc, 'work-items.label.created', { title: 'fresh-one' });
+      expect(created.data).toMatchObject({ project_id: s.project.id, color: '#6699cc', actor_id: s.reporter.id });
+      await s.on(s.reporter).put(s.path(issue.iid)).send({ labels: 'fresh-one' }).expect(200);
+      expect(await published(s.svc, 'work-items.label.created', { title: 'fresh-one' })).toHaveLength(1);
     });
   });
 
@@ -70,6 +84,8 @@ describe('labels API (project and group)', () => {
       expect((await s.world.onGroup(s.group, s.guest).get(G(`/${label.id}`)).expect(200)).body).toEqual(edited.body);
       await s.world.onGroup(s.group, s.reporter).delete(G(`/${label.id}`)).expect(204, '');
       await s.world.onGroup(s.group, s.guest).get(G(`/${label.id}`)).expect(404, { message: '404 Label Not Found' });
+      const events = await published(s.svc, 'work-items.label.', { id: label.id });
+      expect(events.map((e) => [e.type, e.data.group_id, e.data.project_id])).toEqual(['created', 'updated', 'deleted'].map((v) => [`work-items.label.${v}`, s.group.id, null]));
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { Actor } from '@anvil/auth';
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 import { AccessLevel } from '../support/world';
 
@@ -27,6 +28,9 @@ describe('thin merge requests', () => {
         time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
       });
       expect(mr.sha).toMatch(/^[0-9a-f]{40}$/);
+      const events = await published(s.svc, 'work-items.', { actor_id: dev.id });
+      expect(events.map((e) => e.type)).toEqual(['work-items.label.created', 'work-items.merge_request.created']);
+      expect(events[1].data).toMatchObject({ id: mr.id, iid: mr.iid, project_id: s.project.id, state: 'opened', draft: true, source_branch: `feature-${branch}`, author_id: dev.id });
     });
 
     it('refuses the same branches (422) and a second open one on the same branches', async () => {
@@ -77,6 +81,8 @@ describe('thin merge requests', () => {
       expect(merged.body).toMatchObject({ state: 'merged', merged_by: { id: dev.id } });
       expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body).toMatchObject({ state: 'closed', closed_by: { id: dev.id } });
       await s.on(dev).put(mrPath(`/${mr.iid}/merge`)).send({}).expect(405, { message: '405 Method Not Allowed' });
+      expect((await published(s.svc, 'work-items.merge_request.', { id: mr.id })).map((e) => e.type)).toEqual(['work-items.merge_request.created', 'work-items.merge_request.merged']);
+      expect((await published(s.svc, 'work-items.issue.closed', { id: issue.id }))[0].data).toMatchObject({ actor_id: dev.id });
     });
 
     it('relinks when the description changes, and closes merge requests with state_event', async () => {
@@ -86,6 +92,10 @@ describe('thin merge requests', () => {
       expect((await s.on(s.guest).get(s.path(issue.iid, '/related_merge_requests')).expect(200)).body).toEqual([]);
       const closed = await s.on(dev).put(mrPath(`/${mr.iid}`)).send({ state_event: 'close' }).expect(200);
       expect(closed.body).toMatchObject({ state: 'closed', closed_by: { id: dev.id } });
+      const events = await published(s.svc, 'work-items.merge_request.', { id: mr.id });
+      expect(events.map((e) => [e.type, e.data.state])).toEqual([
+        ['work-items.merge_request.created', 'opened'], ['work-items.merge_request.updated', 'opened'], ['work-items.merge_request.closed', 'closed'],
+      ]);
     });
 
     it('is 404 on an issue the caller may not see', async () => {

@@ -1,5 +1,6 @@
 import { small, Small } from '../support/small';
 import { day } from '../support/dataset';
+import { published } from '../support/published';
 import { AccessLevel } from '../support/world';
 
 describe('milestones API (project and group)', () => {
@@ -21,6 +22,13 @@ describe('milestones API (project and group)', () => {
       web_url: 'http://127.0.0.1:8080/team/proj/-/milestones/1',
     });
     expect((await s.on(s.reporter).post(P()).send({ title: 'v2' }).expect(201)).body.iid).toBe(2);
+    expect(await published(s.svc, 'work-items.milestone.', { id: res.body.id })).toEqual([{
+      type: 'work-items.milestone.created',
+      data: {
+        id: res.body.id, iid: 1, project_id: s.project.id, group_id: null, title: 'v1', description: 'first', state: 'active',
+        due_date: day(-1), start_date: day(-10), actor_id: s.reporter.id,
+      },
+    }]);
   });
 
   it('POST refuses a duplicate title and a due date before the start', async () => {
@@ -49,6 +57,10 @@ describe('milestones API (project and group)', () => {
     await s.on(s.reporter).delete(P(`/${m.id}`)).expect(204, '');
     await s.on(s.guest).get(P(`/${m.id}`)).expect(404, { message: '404 Milestone Not Found' });
     expect((await s.on(s.guest).get(s.path(issue.iid)).expect(200)).body.milestone).toBeNull();
+    const events = await published(s.svc, 'work-items.milestone.', { id: m.id });
+    expect(events.map((e) => [e.type, e.data.title, e.data.state])).toEqual([
+      ['work-items.milestone.created', 'closing', 'active'], ['work-items.milestone.updated', 'closed one', 'closed'], ['work-items.milestone.deleted', 'closed one', 'closed'],
+    ]);
   });
 
   it('group milestones: create, list (also from the project with include_ancestors), assign to a project issue', async () => {

@@ -217,6 +217,27 @@ describe('GET /projects/:id/issues', () => {
       const res = await d.world.onProject(d.p1, d.alice).get(`/api/v4/projects/${d.p1.id}/issues?labels=bug&per_page=1`).expect(200);
       expect(res.headers['x-total']).toBe('2');
     });
+
+    it('counts up to 10,000 issues; beyond, omits X-Total, X-Total-Pages and rel="last", as GitLab does', async () => {
+      const big = await d.world.project('big', { visibility: 'public' });
+      await svc.deps.db.raw(
+        `INSERT INTO issues (project_id, iid, title, author_id) SELECT ?, g, 'Issue ' || g, ? FROM generate_series(1, 10000) g`,
+        [big.id, d.alice.id],
+      );
+      const list = (query: string) => d.world.onProject(big, d.alice).get(`/api/v4/projects/${big.id}/issues?${query}`).expect(200);
+      const counted = await list('per_page=20&page=2');
+      expect(counted.headers).toMatchObject({ 'x-total': '10000', 'x-total-pages': '500', 'x-next-page': '3', 'x-prev-page': '1' });
+      expect(counted.headers.link).toContain('rel="last"');
+      await svc.deps.db.raw(`INSERT INTO issues (project_id, iid, title, author_id) VALUES (?, 10001, 'One more', ?)`, [big.id, d.alice.id]);
+      const uncounted = await list('per_page=20&page=2');
+      expect(uncounted.body).toHaveLength(20);
+      expect(uncounted.headers).toMatchObject({ 'x-per-page': '20', 'x-page': '2', 'x-next-page': '3', 'x-prev-page': '1' });
+      expect(uncounted.headers).not.toHaveProperty('x-total');
+      expect(uncounted.headers).not.toHaveProperty('x-total-pages');
+      expect(uncounted.headers.link.split(', ').map((l: string) => /rel="(\w+)"/.exec(l)?.[1])).toEqual(['prev', 'next', 'first']);
+      const filtered = await list('state=opened&per_page=1');
+      expect(filtered.headers).not.toHaveProperty('x-total');
+    });
   });
 
   describe('bad input', () => {

@@ -1,3 +1,4 @@
+import { published } from '../support/published';
 import { small, Small } from '../support/small';
 
 describe('GET /todos', () => {
@@ -21,6 +22,8 @@ describe('GET /todos', () => {
     expect((await s.world.as(s.guest).get('/api/v4/todos?state=done').expect(200)).body.map((t: { body: string }) => t.body)).toEqual(['B']);
     await s.world.as(s.guest).post('/api/v4/todos/mark_as_done').expect(204, '');
     expect((await s.world.as(s.guest).get('/api/v4/todos').expect(200)).body).toEqual([]);
+    const done = await published(s.svc, 'work-items.todo.updated', { user_id: s.guest.id });
+    expect(done.map((e) => [e.data.target_id, e.data.state])).toEqual([[b.id, 'done'], [a.id, 'done']]);
   });
 
   it('needs authentication', async () => {

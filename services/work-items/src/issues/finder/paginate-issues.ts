@@ -2,16 +2,15 @@ import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { COUNT_LIMIT, offsetHeaders, Page, pageRequest } from '@anvil/http';
 import { queryPrepared } from '@anvil/db';
-import type { GenerationCache } from '../../db/freshness';
 import { Issue, issueFromRow, IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
 
 /**
  * Offset pagination of a finder with GitLab's headers: the page is one prepared statement; the
  * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
- * (a short page) and otherwise comes from `counts`, which holds it for the data generation.
+ * (a short page) and otherwise is one more prepared statement.
  */
-export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder, counts: GenerationCache<number>): Promise<Page<Issue>> {
+export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
   const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
   const hasNext = rows.length > perPage;
@@ -19,8 +18,7 @@ export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder
   if (!hasNext && (rows.length > 0 || page === 1)) total = offset + rows.length;
   else {
     const q = db.queryBuilder().count({ n: '*' }).from(finder.filtered().select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
-    const native = q.toSQL().toNative();
-    total = await counts.get(`${native.sql}|${JSON.stringify(native.bindings)}`, async () => Number((await queryPrepared<{ n: string }>(db, native))[0].n));
+    total = Number((await queryPrepared<{ n: string }>(db, q.toSQL().toNative()))[0].n);
   }
   return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }

@@ -4,7 +4,8 @@ import type { FilterStep, FinderScope } from './types';
 import { dueDateRange } from './dates';
 import { fuzzyWords, likeEscape, searchColumns } from './search';
 
-const ASSIGNED = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)';
+/** Issues carry their assignee and label ids (`assignee_ids`, `label_ids`, GIN-indexed), so these filters are index conditions. */
+const ASSIGNED = 'i.assignee_ids @> ARRAY[?]::int[]';
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)';
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
 const ANY_LABEL = 'EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)';
@@ -48,7 +49,7 @@ const byAssignee: FilterStep = (q, f) => {
     const [first] = f.assigneeUsername;
     if (isNone(first)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
     else if (isAny(first)) q.whereRaw(ANY_ASSIGNEE);
-    else for (const name of f.assigneeUsername) q.whereRaw(`EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ${USER_BY_NAME})`, [name]);
+    else for (const name of f.assigneeUsername) q.whereRaw(`i.assignee_ids @> ARRAY[${USER_BY_NAME}]`, [name]);
   }
 };
 
@@ -85,7 +86,7 @@ const byLabels: FilterStep = (q, f, s) => {
   if (f.labels.some(isAny)) return void q.whereRaw(ANY_LABEL);
   const ids = labelIdsTitled(s);
   for (const title of new Set(f.labels)) {
-    q.whereRaw(`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ANY(ARRAY(${ids.sql})))`, [title, ...ids.bindings]);
+    q.whereRaw(`i.label_ids && ARRAY(${ids.sql})`, [title, ...ids.bindings]);
   }
 };
 
