@@ -29,6 +29,8 @@ describe('re2SyntaxError', () => {
     ['a|+', 'no argument for repetition operator: +'],
     ['a**', 'bad repetition operator: **'],
     ['a++', 'bad repetition operator: ++'],
+    ['a*??', 'bad repetition operator: *??'],
+    ['a{2}*', 'bad repetition operator: {2}*'],
     ['a{3,2}', 'invalid repetition size: {3,2}'],
     ['a{1001}', 'invalid repetition size: {1001}'],
     ['(a)\\1', 'invalid escape sequence: \\1'],

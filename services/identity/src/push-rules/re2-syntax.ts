@@ -71,18 +71,24 @@ function repeatLength(src: string, i: number): number {
 function check(src: string): void {
   const open: number[] = [];
   let operand = false;
-  let lastRepeat = -2;
+  let lastRepeat = -1;
+  let lazy = false;
   for (let i = 0; i < src.length; ) {
     const c = src[i];
     const rep = repeatLength(src, i);
     if (rep) {
       if (!operand) fail('no argument for repetition operator', src.slice(i, i + rep));
-      if (lastRepeat >= 0 && !(src[i] === '?' && rep === 1 && i === lastRepeat + 1)) fail('bad repetition operator', src.slice(lastRepeat, i + rep));
-      lastRepeat = src[i] === '?' && i === lastRepeat + 1 ? -2 : i;
+      if (lastRepeat >= 0) {
+        if (src[i] !== '?' || lazy) fail('bad repetition operator', src.slice(lastRepeat, i + rep));
+        lazy = true;
+      } else {
+        lastRepeat = i;
+        lazy = false;
+      }
       i += rep;
       continue;
     }
-    lastRepeat = -2;
+    lastRepeat = -1;
     if (c === '(') {
       if (src[i + 1] === '?') {
         const m = FLAGS.exec(src.slice(i)) ?? NAMED.exec(src.slice(i));

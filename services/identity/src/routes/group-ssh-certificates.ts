@@ -5,8 +5,7 @@ import type { IdentityContext } from '../deps';
 import { toSshCertificate } from '../entities/ssh-certificate';
 import type { Group } from '../groups/group-store';
 import { Level } from '../policy';
-import type { SshCertificateRow } from '../ssh-certificates/ssh-certificate';
-import { toSshCertificate as fromRow } from '../ssh-certificates/ssh-certificate';
+import { SshCertificateRow, toSshCertificate as certificateOf } from '../ssh-certificates/ssh-certificate';
 import { createSshCertificate, deleteSshCertificate } from '../ssh-certificates/ssh-certificate-service';
 import { sshCertificateStore } from '../ssh-certificates/ssh-certificate-store';
 import { loadGroup } from './loaders';
@@ -32,7 +31,7 @@ export function groupSshCertificatesRoutes(router: Router, ictx: IdentityContext
     const { group } = await certificateGroup(ictx, req);
     const { items, headers } = await paginate<SshCertificateRow>(req, sshCertificateStore.query(ictx.db, group.id));
     res.set(headers);
-    res.json(items.map((r) => toSshCertificate(fromRow(r))));
+    res.json(items.map((r) => toSshCertificate(certificateOf(r))));
   });
 
   // POST /groups/:id/ssh_certificates
