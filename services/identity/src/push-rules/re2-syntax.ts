@@ -68,6 +68,15 @@ function repeatLength(src: string, i: number): number {
   return m[0].length;
 }
 
+/** The length of the group opening at `src[i]`, and whether it opens a group (`(?i)` sets flags only). */
+function groupOpening(src: string, i: number): { length: number; opens: boolean } {
+  if (src[i + 1] !== '?') return { length: 1, opens: true };
+  const m = FLAGS.exec(src.slice(i)) ?? NAMED.exec(src.slice(i));
+  if (!m) fail('invalid perl operator', src.slice(i, src[i + 2] === '<' ? i + 4 : i + 3));
+  return { length: m[0].length, opens: !m[0].endsWith(')') };
+}
+
+/** Walks `src` once, token by token, throwing RE2's error at the first token RE2 refuses. */
 function check(src: string): void {
   const open: number[] = [];
   let operand = false;
@@ -78,43 +87,26 @@ function check(src: string): void {
     const rep = repeatLength(src, i);
     if (rep) {
       if (!operand) fail('no argument for repetition operator', src.slice(i, i + rep));
-      if (lastRepeat >= 0) {
-        if (src[i] !== '?' || lazy) fail('bad repetition operator', src.slice(lastRepeat, i + rep));
-        lazy = true;
-      } else {
-        lastRepeat = i;
-        lazy = false;
-      }
+      if (lastRepeat >= 0 && (src[i] !== '?' || lazy)) fail('bad repetition operator', src.slice(lastRepeat, i + rep));
+      lazy = lastRepeat >= 0;
+      if (!lazy) lastRepeat = i;
       i += rep;
       continue;
     }
     lastRepeat = -1;
     if (c === '(') {
-      if (src[i + 1] === '?') {
-        const m = FLAGS.exec(src.slice(i)) ?? NAMED.exec(src.slice(i));
-        if (!m) fail('invalid perl operator', src.slice(i, src[i + 2] === '<' ? i + 4 : i + 3));
-        if (m[0].endsWith(')')) {
-          i += m[0].length;
-          continue;
-        }
-        open.push(i);
-        i += m[0].length;
-      } else {
-        open.push(i);
-        i += 1;
-      }
-      operand = false;
+      const g = groupOpening(src, i);
+      if (g.opens) open.push(i);
+      operand = operand && !g.opens;
+      i += g.length;
     } else if (c === ')') {
       if (!open.length) fail('unexpected )', src);
       open.pop();
       operand = true;
       i += 1;
-    } else if (c === '|') {
-      operand = false;
-      i += 1;
     } else {
+      operand = c !== '|';
       i = c === '[' ? classEnd(src, i) : c === '\\' ? i + escapeLength(src, i) : i + 1;
-      operand = true;
     }
   }
   if (open.length) fail('missing )', src);
