@@ -22,6 +22,8 @@ describe('re2SyntaxError', () => {
   it.each([
     ['(abc', 'missing ): (abc'],
     ['abc)', 'unexpected ): abc)'],
+    ['(a))', 'unexpected ): (a))'],
+    ['((a)', 'missing ): ((a)'],
     ['[abc', 'missing ]: [abc'],
     ['x[a-', 'missing ]: [a-'],
     ['abc\\', 'trailing \\'],
