@@ -314,3 +314,48 @@ export interface EpicEventV1 {
 export const EpicEvents = {
   created: 'work-items.epic.created',
 } as const;
+
+/** identity.push_rule.created | updated | deleted: a group's push rule (stored only: Anvil receives no Git pushes). */
+export interface PushRuleEventV1 {
+  id: number;
+  group_id: number;
+  /** The user whose action produced the event. */
+  actor_id: number;
+}
+
+export const PushRuleEvents = {
+  created: 'identity.push_rule.created',
+  updated: 'identity.push_rule.updated',
+  deleted: 'identity.push_rule.deleted',
+} as const;
+
+/** identity.saml_group_link.created | deleted: a SAML group mapped to a role in a group. */
+export interface SamlGroupLinkEventV1 {
+  id: number;
+  group_id: number;
+  saml_group_name: string;
+  access_level: number;
+  member_role_id: number | null;
+  provider: string | null;
+  actor_id: number;
+}
+
+export const SamlGroupLinkEvents = {
+  created: 'identity.saml_group_link.created',
+  deleted: 'identity.saml_group_link.deleted',
+} as const;
+
+/** identity.ssh_certificate.created | deleted: a certificate authority trusted by a top-level group. */
+export interface SshCertificateEventV1 {
+  id: number;
+  group_id: number;
+  title: string;
+  /** SHA-256 fingerprint of the CA key, base64 without padding or `SHA256:` prefix. */
+  fingerprint: string;
+  actor_id: number;
+}
+
+export const SshCertificateEvents = {
+  created: 'identity.ssh_certificate.created',
+  deleted: 'identity.ssh_certificate.deleted',
+} as const;

@@ -1,11 +1,14 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
+import { groupPushRuleRoutes } from './routes/group-push-rule';
+import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
+import { samlGroupLinksRoutes } from './routes/saml-group-links';
 import { usersRoutes } from './routes/users';
 
 /** The domain context of a running service. */
@@ -23,6 +26,9 @@ export function createApp(deps: ServiceDeps): Express {
       projectsRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
+      groupPushRuleRoutes(router, ictx);
+      samlGroupLinksRoutes(router, ictx);
+      groupSshCertificatesRoutes(router, ictx);
     },
     internal: (router) => internalRoutes(router, ictx),
   });

@@ -1,7 +1,10 @@
-import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
 import type { Project } from '../projects/project';
+import type { PushRule } from '../push-rules/push-rule';
+import type { SamlGroupLink } from '../saml/saml-group-link';
+import type { SshCertificate } from '../ssh-certificates/ssh-certificate';
 import type { Db } from '../sql';
 import type { User } from '../users/user';
 
@@ -68,4 +71,9 @@ export const publish = {
   project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
   tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
+  pushRule: (trx: Db, verb: Verb, r: PushRule, actorId: number) => emit<PushRuleEventV1>(trx, PRODUCER, PushRuleEvents[verb], { id: r.id, group_id: r.groupId, actor_id: actorId }),
+  samlGroupLink: (trx: Db, verb: 'created' | 'deleted', l: SamlGroupLink, actorId: number) =>
+    emit<SamlGroupLinkEventV1>(trx, PRODUCER, SamlGroupLinkEvents[verb], { id: l.id, group_id: l.groupId, saml_group_name: l.name, access_level: l.accessLevel, member_role_id: l.memberRoleId, provider: l.provider, actor_id: actorId }),
+  sshCertificate: (trx: Db, verb: 'created' | 'deleted', c: SshCertificate, actorId: number) =>
+    emit<SshCertificateEventV1>(trx, PRODUCER, SshCertificateEvents[verb], { id: c.id, group_id: c.groupId, title: c.title, fingerprint: c.fingerprint, actor_id: actorId }),
 };
