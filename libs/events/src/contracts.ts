@@ -200,3 +200,16 @@ export const NoteEvents = {
   updated: 'work-items.note.updated',
   deleted: 'work-items.note.deleted',
 } as const;
+
+/** identity.email.created | deleted: a user's secondary e-mail address. */
+export interface EmailEventV1 {
+  id: number;
+  user_id: number;
+  email: string;
+  confirmed_at: string | null;
+}
+
+export const EmailEvents = {
+  created: 'identity.email.created',
+  deleted: 'identity.email.deleted',
+} as const;

@@ -1,12 +1,14 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
+import { emailsRoutes } from './routes/emails';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
 import { usersRoutes } from './routes/users';
+import { usersUpdateRoutes } from './routes/users-update';
 
 /** The domain context of a running service. */
 export function identityContext(deps: ServiceDeps): IdentityContext {
@@ -23,6 +25,8 @@ export function createApp(deps: ServiceDeps): Express {
       projectsRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
+      emailsRoutes(router, ictx);
+      usersUpdateRoutes(router, ictx);
     },
     internal: (router) => internalRoutes(router, ictx),
   });
