@@ -160,6 +160,12 @@ describe('PUT /users/:id', () => {
       expect(ok.body).toMatchObject({ public_email: `${u.username}@example.com`, commit_email: `${u.username}@example.com` });
     });
 
+    it('accepts the attributes as a multipart form (as gitbeaker sends them)', async () => {
+      const u = await makeUser(svc);
+      const res = await svc.as({ user: await rootActor(svc) }).put(`/api/v4/users/${u.id}`).field('bio', 'from a form, ünïcode').field('projects_limit', '3').expect(200);
+      expect(res.body).toMatchObject({ bio: 'from a form, ünïcode', projects_limit: 3 });
+    });
+
     it('returns 404 User Not Found for an unknown user and 404 for a non-numeric id', async () => {
       const res = await put(999999, { bio: 'x' }, 404);
       expect(res.body).toEqual({ message: '404 User Not Found' });

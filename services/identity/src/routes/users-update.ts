@@ -8,6 +8,7 @@ import { withIdentities } from '../users/identity-store';
 import { updateUser } from '../users/update-user';
 import type { User } from '../users/user';
 import { userStore } from '../users/user-store';
+import { formBody } from './form-body';
 import { numericParam } from './helpers';
 
 const text = () => p.string();
@@ -36,7 +37,7 @@ const attributeNotFound = () => new HttpError(404, { message: '404 Not found' })
 /** Administrators' user routes: modify a user, and the user's custom attributes. */
 export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
   // PUT /users/:id
-  router.put('/users/:id', async (req, res) => {
+  router.put('/users/:id', formBody, async (req, res) => {
     const c = ctx(req);
     requireUser(c.user);
     const input = updateParams.parse(req);
