@@ -199,6 +199,22 @@ describe('POST /users with extern_uid and provider', () => {
   });
 });
 
+describe('DELETE /users/:id/identities/:provider', () => {
+  it('deletes the identity as an administrator, then answers 404 Identity Not Found', async () => {
+    const root = await rootActor(svc);
+    const u = await makeUser(svc, { provider: 'github', extern_uid: unique('gh') });
+    await svc.as({ user: root }).delete(`/api/v4/users/${u.id}/identities/github`).expect(204);
+    expect(await svc.deps.db('identities').where({ user_id: u.id })).toEqual([]);
+    const res = await svc.as({ user: root }).delete(`/api/v4/users/${u.id}/identities/github`).expect(404);
+    expect(res.body).toEqual({ message: '404 Identity Not Found' });
+  });
+
+  it('returns 403 to a regular user', async () => {
+    const u = await makeUser(svc, { provider: 'github', extern_uid: unique('gh') });
+    await svc.as({ user: u }).delete(`/api/v4/users/${u.id}/identities/github`).expect(403);
+  });
+});
+
 describe('user custom attributes', () => {
   it('sets, reads, lists and deletes them as an administrator', async () => {
     const root = await rootActor(svc);

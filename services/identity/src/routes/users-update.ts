@@ -4,7 +4,7 @@ import type { IdentityContext } from '../deps';
 import { toUserWithAdmin } from '../entities/user';
 import { requireAdmin, requireUser } from '../policy';
 import { customAttributeStore } from '../users/custom-attribute-store';
-import { withIdentities } from '../users/identity-store';
+import { identityStore, withIdentities } from '../users/identity-store';
 import { updateUser } from '../users/update-user';
 import type { User } from '../users/user';
 import { userStore } from '../users/user-store';
@@ -34,7 +34,7 @@ async function adminTarget(ictx: IdentityContext, req: Request): Promise<User> {
 
 const attributeNotFound = () => new HttpError(404, { message: '404 Not found' });
 
-/** Administrators' user routes: modify a user, and the user's custom attributes. */
+/** Administrators' user routes: modify a user, delete an identity, and the user's custom attributes. */
 export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
   // PUT /users/:id
   router.put('/users/:id', formBody, async (req, res) => {
@@ -45,6 +45,13 @@ export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
     const [updated] = await withIdentities(ictx.db, [await updateUser(ictx, user, input)]);
     const creator = updated.createdById ? await userStore.findById(ictx.db, updated.createdById) : null;
     res.json(toUserWithAdmin(updated, c.base, creator));
+  });
+
+  // DELETE /users/:id/identities/:provider
+  router.delete('/users/:id/identities/:provider', async (req, res) => {
+    const user = await adminTarget(ictx, req);
+    if (!(await identityStore.delete(ictx.db, user.id, String(req.params.provider)))) throw new NotFoundError('Identity');
+    res.status(204).end();
   });
 
   // GET /users/:id/custom_attributes

@@ -44,6 +44,11 @@ export const identityStore = {
       throw e;
     }
   },
+
+  /** Deletes the user's identity at `provider`; false when there was none. */
+  async delete(db: Db, userId: number, provider: string): Promise<boolean> {
+    return (await db('identities').where({ user_id: userId, provider }).delete()) > 0;
+  },
 };
 
 /** `users` with their identities loaded (one query for the lot). */
