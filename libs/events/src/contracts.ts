@@ -359,3 +359,16 @@ export const SshCertificateEvents = {
   created: 'identity.ssh_certificate.created',
   deleted: 'identity.ssh_certificate.deleted',
 } as const;
+
+/** identity.email.created | deleted: a user's secondary e-mail address. */
+export interface EmailEventV1 {
+  id: number;
+  user_id: number;
+  email: string;
+  confirmed_at: string | null;
+}
+
+export const EmailEvents = {
+  created: 'identity.email.created',
+  deleted: 'identity.email.deleted',
+} as const;

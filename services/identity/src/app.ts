@@ -3,6 +3,8 @@ import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
 import { groupPushRuleRoutes } from './routes/group-push-rule';
 import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
+
+import { emailsRoutes } from './routes/emails';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { membersRoutes } from './routes/members';
@@ -10,6 +12,7 @@ import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
 import { samlGroupLinksRoutes } from './routes/saml-group-links';
 import { usersRoutes } from './routes/users';
+import { usersUpdateRoutes } from './routes/users-update';
 
 /** The domain context of a running service. */
 export function identityContext(deps: ServiceDeps): IdentityContext {
@@ -29,6 +32,9 @@ export function createApp(deps: ServiceDeps): Express {
       groupPushRuleRoutes(router, ictx);
       samlGroupLinksRoutes(router, ictx);
       groupSshCertificatesRoutes(router, ictx);
+
+      emailsRoutes(router, ictx);
+      usersUpdateRoutes(router, ictx);
     },
     internal: (router) => internalRoutes(router, ictx),
   });

@@ -1,4 +1,4 @@
-import { Identity, makeUser, rootActor, startIdentity, unique } from './helpers';
+import { addMember, Identity, makeGroup, makeProject, makeUser, rootActor, startIdentity, unique } from './helpers';
 
 let svc: Identity;
 beforeAll(async () => {
@@ -70,6 +70,98 @@ describe('GET /users', () => {
       const u = await makeUser(svc);
       const res = await svc.as({ user: root }).get(`/api/v4/users?username=${u.username}&order_by=username&sort=asc`).expect(200);
       expect(res.body[0]).toMatchObject({ id: u.id, is_admin: false, email: `${u.username}@example.com` });
+    });
+  });
+
+  describe('filters for everyone', () => {
+    it('exclude_internal drops internal bots but keeps project bots; without_project_bots drops those', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('bt');
+      const alert = await makeUser(svc, { username: `${tag}alert` });
+      const projectBot = await makeUser(svc, { username: `${tag}pbot` });
+      const human = await makeUser(svc, { username: `${tag}human` });
+      await svc.deps.db('users').where({ id: alert.id }).update({ user_type: 'alert_bot', bot: true });
+      await svc.deps.db('users').where({ id: projectBot.id }).update({ user_type: 'project_bot', bot: true });
+      const ids = async (q: string) => (await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&${q}`).expect(200)).body.map((u: { id: number }) => u.id);
+      expect(await ids('exclude_internal=true')).toEqual([human.id, projectBot.id]);
+      expect(await ids('without_project_bots=true')).toEqual([human.id, alert.id]);
+      expect(await ids('exclude_internal=false')).toEqual([human.id, projectBot.id, alert.id]);
+    });
+
+    it('ignores administrator-only filters for regular users', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('ig');
+      const u = await makeUser(svc, { username: `${tag}u` });
+      const res = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&two_factor=enabled&without_projects=true&custom_attributes[a]=b&with_custom_attributes=true`).expect(200);
+      expect(res.body).toEqual([{ id: u.id, username: u.username, name: u.name, state: 'active', locked: false, avatar_url: null, web_url: `http://127.0.0.1:8080/${u.username}` }]);
+    });
+
+    it('returns 403 for extern_uid with provider and 400 for only one of them', async () => {
+      const me = await makeUser(svc);
+      const res = await svc.as({ user: me }).get('/api/v4/users?extern_uid=1&provider=github').expect(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+      const one = await svc.as({ user: me }).get('/api/v4/users?extern_uid=1').expect(400);
+      expect(one.body).toEqual({ error: 'extern_uid, provider provide all or none of parameters' });
+      await svc.as({ user: null }).get('/api/v4/users?extern_uid=1&provider=github&username=x').expect(401);
+    });
+
+    it('rejects an unknown two_factor value', async () => {
+      const me = await makeUser(svc);
+      const res = await svc.as({ user: me }).get('/api/v4/users?two_factor=maybe').expect(400);
+      expect(res.body).toEqual({ error: 'two_factor does not have a valid value' });
+    });
+  });
+
+  describe('administrator filters', () => {
+    it('finds a user by extern_uid and provider, with identities in the entity', async () => {
+      const root = await rootActor(svc);
+      const uid = unique('uid');
+      const u = await makeUser(svc, { provider: 'ldapmain', extern_uid: uid });
+      await makeUser(svc, { provider: 'github', extern_uid: uid });
+      const res = await svc.as({ user: root }).get(`/api/v4/users?extern_uid=${uid.toUpperCase()}&provider=ldapmain`).expect(200);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual([u.id]);
+      expect(res.body[0].identities).toEqual([{ provider: 'ldapmain', extern_uid: uid, saml_provider_id: null }]);
+    });
+
+    it('two_factor=enabled finds nobody; disabled finds everyone', async () => {
+      const root = await rootActor(svc);
+      const tag = unique('tf');
+      const u = await makeUser(svc, { username: `${tag}u` });
+      expect((await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&two_factor=enabled`).expect(200)).body).toEqual([]);
+      expect((await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&two_factor=disabled`).expect(200)).body.map((x: { id: number }) => x.id)).toEqual([u.id]);
+    });
+
+    it('without_projects keeps users with no project of their own, no project membership and no group holding one', async () => {
+      const root = await rootActor(svc);
+      const tag = unique('wp');
+      const owner = await makeUser(svc, { username: `${tag}own` });
+      const member = await makeUser(svc, { username: `${tag}mem` });
+      const grouped = await makeUser(svc, { username: `${tag}grp` });
+      const emptyGroup = await makeUser(svc, { username: `${tag}emp` });
+      const none = await makeUser(svc, { username: `${tag}none` });
+      const project = await makeProject(svc, owner);
+      await addMember(svc, 'projects', project.id, member, 30);
+      const g = await makeGroup(svc, root);
+      await makeProject(svc, root, { namespace_id: g.id });
+      await addMember(svc, 'groups', g.id, grouped, 30);
+      const empty = await makeGroup(svc, root);
+      await addMember(svc, 'groups', empty.id, emptyGroup, 30);
+      const res = await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&without_projects=true`).expect(200);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual([none.id, emptyGroup.id]);
+    });
+
+    it('filters by custom_attributes and shows them with with_custom_attributes', async () => {
+      const root = await rootActor(svc);
+      const tag = unique('ca');
+      const blue = await makeUser(svc, { username: `${tag}b` });
+      const red = await makeUser(svc, { username: `${tag}r` });
+      await svc.as({ user: root }).put(`/api/v4/users/${blue.id}/custom_attributes/team`).send({ value: 'blue' }).expect(200);
+      await svc.as({ user: root }).put(`/api/v4/users/${red.id}/custom_attributes/team`).send({ value: 'red' }).expect(200);
+      const res = await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&custom_attributes[team]=blue&with_custom_attributes=true`).expect(200);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual([blue.id]);
+      expect(res.body[0].custom_attributes).toEqual([{ key: 'team', value: 'blue' }]);
+      const plain = await svc.as({ user: root }).get(`/api/v4/users?search=${tag}`).expect(200);
+      expect(plain.body[0].custom_attributes).toBeUndefined();
     });
   });
 

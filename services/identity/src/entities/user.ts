@@ -58,7 +58,7 @@ export function toUserPublic(u: User, base: string) {
     color_scheme_id: u.colorSchemeId,
     projects_limit: u.projectsLimit,
     current_sign_in_at: iso(u.currentSignInAt),
-    identities: [] as { provider: string; extern_uid: string }[],
+    identities: (u.identities ?? []).map((i) => ({ provider: i.provider, extern_uid: i.externUid, saml_provider_id: i.samlProviderId })),
     can_create_group: u.canCreateGroup,
     can_create_project: u.projectsLimit > 0,
     two_factor_enabled: false,

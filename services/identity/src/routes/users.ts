@@ -1,5 +1,6 @@
-import type { Router } from 'express';
-import { ctx, ForbiddenError, HttpError, keysetPaginate, MethodNotAllowedError, NotFoundError, p, Page, paginate, params } from '@anvil/http';
+import type { Request, Router } from 'express';
+import type { Actor } from '@anvil/auth';
+import { ctx, ForbiddenError, keysetPaginate, MethodNotAllowedError, NotFoundError, p, Page, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toUserBasic, toUserDetailsWithAdmin, toUserEntity, toUserPublic, toUserWithAdmin } from '../entities/user';
 import { requireAdmin, requireUser } from '../policy';
@@ -8,6 +9,8 @@ import { deleteUser, setUserState } from '../users/user-lifecycle';
 import { highestRole } from '../users/highest-role';
 import { toUser, User, UserRow } from '../users/user';
 import { userStore } from '../users/user-store';
+import { withIdentities } from '../users/identity-store';
+import { customAttributeStore } from '../users/custom-attribute-store';
 import { UsersFinder } from '../users/users-finder';
 import { numericParam } from './helpers';
 
@@ -27,7 +30,14 @@ const listParams = params({
   order_by: p.enum(['id', 'name', 'username', 'created_at', 'updated_at'] as const),
   sort: p.enum(['asc', 'desc'] as const),
   pagination: p.enum(['offset', 'keyset'] as const),
-});
+  exclude_internal: p.boolean(),
+  without_project_bots: p.boolean(),
+  extern_uid: p.string(),
+  provider: p.string(),
+  two_factor: p.enum(['enabled', 'disabled'] as const),
+  without_projects: p.boolean(),
+  with_custom_attributes: p.boolean(),
+}, { allOrNone: [['extern_uid', 'provider']] });
 
 const text = () => p.string();
 const createParams = params(
@@ -53,6 +63,7 @@ const createParams = params(
 );
 
 const deleteParams = params({ hard_delete: p.boolean() });
+const withAttributesParams = params({ with_custom_attributes: p.boolean() });
 
 /** The user of `:id` (numeric), or 404 User Not Found. */
 async function findUser(ictx: IdentityContext, req: Parameters<typeof numericParam>[0]): Promise<User> {
@@ -66,13 +77,31 @@ async function creators(ictx: IdentityContext, users: User[]) {
   return new Map((await userStore.findByIds(ictx.db, ids)).map((u) => [u.id, u]));
 }
 
+/** `custom_attributes[key]=value` pairs of the query (string values only). */
+function customAttributesParam(req: Request): Record<string, string> {
+  const raw = req.query.custom_attributes;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * A users page as the caller may see it: UserBasic for everyone, UserWithAdmin (with identities
+ * and creators) for administrators, who may also ask for `custom_attributes`.
+ */
+async function renderList(ictx: IdentityContext, actor: Actor | null, base: string, users: User[], withAttributes: boolean) {
+  if (!actor?.admin) return users.map((u) => toUserBasic(u, base));
+  const [by, loaded, attributes] = await Promise.all([creators(ictx, users), withIdentities(ictx.db, users), withAttributes ? customAttributeStore.forUsers(ictx.db, users.map((u) => u.id)) : null]);
+  return loaded.map((u) => ({ ...toUserWithAdmin(u, base, by.get(u.createdById ?? 0)), ...(attributes ? { custom_attributes: attributes.get(u.id) ?? [] } : {}) }));
+}
+
 /** Users routes: current user, list, single, create, block, unblock, delete. */
 export function usersRoutes(router: Router, ictx: IdentityContext): void {
   // GET /user
   router.get('/user', async (req, res) => {
     const c = ctx(req);
-    const user = await userStore.findById(ictx.db, requireUser(c.user).id);
-    if (!user) throw new NotFoundError('User');
+    const found = await userStore.findById(ictx.db, requireUser(c.user).id);
+    if (!found) throw new NotFoundError('User');
+    const [user] = await withIdentities(ictx.db, [found]);
     res.json(user.admin ? toUserWithAdmin(user, c.base, (await creators(ictx, [user])).get(user.createdById ?? 0)) : toUserPublic(user, c.base));
   });
 
@@ -80,8 +109,9 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
   router.get('/users', async (req, res) => {
     const c = ctx(req);
     const input = listParams.parse(req);
+    if (input.extern_uid && input.provider) requireAdmin(c.user);
     if (!c.user && input.username === undefined) throw new ForbiddenError('Not authorized to access /api/v4/users');
-    const finder = new UsersFinder(ictx.db, c.user, input);
+    const finder = new UsersFinder(ictx.db, c.user, { ...input, custom_attributes: customAttributesParam(req) });
     let page: Page<UserRow>;
     if (input.pagination === 'keyset') {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
@@ -89,11 +119,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     } else {
       page = await paginate<UserRow>(req, finder.execute());
     }
-    res.set(page.headers);
-    const users = page.items.map(toUser);
-    if (!c.user?.admin) return void res.json(users.map((u) => toUserBasic(u, c.base)));
-    const by = await creators(ictx, users);
-    res.json(users.map((u) => toUserWithAdmin(u, c.base, by.get(u.createdById ?? 0))));
+    res.set(page.headers).json(await renderList(ictx, c.user, c.base, page.items.map(toUser), !!input.with_custom_attributes));
   });
 
   // GET /users/:id
@@ -101,10 +127,13 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     const c = ctx(req);
     const id = numericParam(req, 'id');
     if (!c.user) throw new ForbiddenError('Not authorized!');
-    const user = await userStore.findById(ictx.db, id);
-    if (!user) throw new NotFoundError('User');
-    if (!c.user.admin) return void res.json(toUserEntity(user, c.base));
-    res.json(toUserDetailsWithAdmin(user, c.base, await highestRole(ictx.db, user.id), (await creators(ictx, [user])).get(user.createdById ?? 0)));
+    const found = await userStore.findById(ictx.db, id);
+    if (!found) throw new NotFoundError('User');
+    if (!c.user.admin) return void res.json(toUserEntity(found, c.base));
+    const [user] = await withIdentities(ictx.db, [found]);
+    const body = toUserDetailsWithAdmin(user, c.base, await highestRole(ictx.db, user.id), (await creators(ictx, [user])).get(user.createdById ?? 0));
+    const attributes = withAttributesParams.parse(req).with_custom_attributes ? { custom_attributes: await customAttributeStore.forUser(ictx.db, user.id) } : {};
+    res.json({ ...body, ...attributes });
   });
 
   // POST /users
@@ -113,8 +142,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     requireUser(c.user);
     const input = createParams.parse(req);
     const admin = requireAdmin(c.user);
-    if (input.extern_uid) throw new HttpError(400, { message: { identities: ['is invalid'] } });
-    const user = await createUser(ictx, input, admin.id);
+    const [user] = await withIdentities(ictx.db, [await createUser(ictx, input, admin.id)]);
     res.status(201).json(toUserWithAdmin(user, c.base, { id: admin.id, username: admin.username, name: admin.name, state: 'active' }));
   });
   // POST /users/:id/block

@@ -4,6 +4,8 @@ import type { IdentityContext } from '../deps';
 import { publish } from '../events/publish';
 import { namespacePathErrors } from '../namespaces/paths';
 import { namespaceStore } from '../namespaces/namespace-store';
+import { emailStore } from '../emails/email-store';
+import { identityStore } from './identity-store';
 import { hashPassword, randomPassword } from './passwords';
 import { User } from './user';
 import { NewUserRow, userStore } from './user-store';
@@ -37,6 +39,8 @@ export interface NewUser {
   commit_email?: string;
   theme_id?: number;
   color_scheme_id?: number;
+  extern_uid?: string;
+  provider?: string;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -94,12 +98,13 @@ async function rowFor(u: NewUser, createdBy: number | null): Promise<NewUserRow>
 }
 
 /**
- * Creates a user and its personal namespace and writes `identity.user.created`, in one
- * transaction. A taken e-mail or username is a 409 with GitLab's sentence (e-mail checked first);
- * other invalid attributes are a 400 with field errors.
+ * Creates a user, its personal namespace and its `extern_uid`/`provider` identity and writes
+ * `identity.user.created`, in one transaction. An e-mail anyone holds (primary or secondary) or a
+ * taken username is a 409 with GitLab's sentence (e-mail checked first); other invalid attributes
+ * are a 400 with field errors.
  */
 export async function createUser(ctx: IdentityContext, input: NewUser, createdBy: number | null): Promise<User> {
-  if (await userStore.emailTaken(ctx.db, input.email)) throw new ConflictError('Email has already been taken');
+  if (await emailStore.taken(ctx.db, input.email)) throw new ConflictError('Email has already been taken');
   if (await userStore.usernameTaken(ctx.db, input.username)) throw new ConflictError('Username has already been taken');
   const errors = userFieldErrors(input);
   if (!errors.username && (await namespaceStore.fullPathTaken(ctx.db, input.username))) errors.username = ['has already been taken'];
@@ -109,6 +114,7 @@ export async function createUser(ctx: IdentityContext, input: NewUser, createdBy
     return await ctx.db.transaction(async (trx) => {
       const id = await userStore.insert(trx, row);
       await namespaceStore.insert(trx, { kind: 'user', name: input.name, path: input.username, visibility: 'public', owner_id: id }, null);
+      if (input.extern_uid && input.provider) await identityStore.set(trx, id, input.provider, input.extern_uid);
       const user = (await userStore.findById(trx, id)) as User;
       await publish.user(trx, 'created', user, ctx.publicUrl);
       return user;

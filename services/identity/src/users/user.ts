@@ -1,5 +1,6 @@
 import type { Actor } from '@anvil/auth';
 import { dateOnly } from '../sql';
+import type { Identity } from './identity-store';
 
 /** A row of `users`. */
 export interface UserRow {
@@ -72,6 +73,8 @@ export interface User extends Pick<UserRow, SameNamed> {
   lastActivityOn: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** External identities, when loaded (`withIdentities`); the entities show [] otherwise. */
+  identities?: Identity[];
 }
 
 /** Maps a `users` row (plus the personal namespace id when selected) to a User. */

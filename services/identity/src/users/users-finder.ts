@@ -19,11 +19,22 @@ export interface UsersParams {
   created_before?: Date;
   order_by?: 'id' | 'name' | 'username' | 'created_at' | 'updated_at';
   sort?: 'asc' | 'desc';
+  exclude_internal?: boolean;
+  without_project_bots?: boolean;
+  extern_uid?: string;
+  provider?: string;
+  two_factor?: 'enabled' | 'disabled';
+  without_projects?: boolean;
+  custom_attributes?: Record<string, string>;
 }
+
+/** GitLab's internal user types (`exclude_internal` drops these; project and group bots stay). */
+export const INTERNAL_USER_TYPES = ['alert_bot', 'support_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'ghost', 'admin_bot', 'suggested_reviewers_bot', 'security_policy_bot', 'llm_bot', 'duo_code_review_bot', 'import_user', 'placeholder'];
 
 /**
  * Builds the users list query for `actor`. Administrator-only filters (`admins`, `created_*`,
- * `order_by`, `sort`, searching private e-mail) are ignored for everyone else, as GitLab
+ * `order_by`, `sort`, `extern_uid`/`provider`, `two_factor`, `without_projects`,
+ * `custom_attributes`, searching private e-mail) are ignored for everyone else, as GitLab
  * strips them. Each `by*` step leaves the query unchanged when its param is absent.
  */
 export class UsersFinder {
@@ -45,6 +56,10 @@ export class UsersFinder {
     this.byState(q);
     this.byKind(q);
     this.byCreated(q);
+    this.byIdentity(q);
+    this.byTwoFactor(q);
+    this.byProjects(q);
+    this.byCustomAttributes(q);
     return this.ordered(q);
   }
 
@@ -78,6 +93,35 @@ export class UsersFinder {
     if (this.params.humans) q.where('users.bot', false);
     if (this.params.exclude_humans) q.where('users.bot', true);
     if (this.params.admins && this.admin) q.where('users.admin', true);
+    if (this.params.exclude_internal) q.where((w) => w.whereNull('users.user_type').orWhereNotIn('users.user_type', INTERNAL_USER_TYPES));
+    if (this.params.without_project_bots) q.whereRaw("users.user_type IS DISTINCT FROM 'project_bot'");
+  }
+
+  private byIdentity(q: Knex.QueryBuilder) {
+    const { extern_uid: uid, provider } = this.params;
+    if (!this.admin || !uid || !provider) return;
+    q.whereExists((e) => e.select(this.db.raw('1')).from('identities as i').whereRaw('i.user_id = users.id AND i.provider = ? AND lower(i.extern_uid) = lower(?)', [provider, uid]));
+  }
+
+  /** Two-factor authentication is not offered, so nobody has it enabled. */
+  private byTwoFactor(q: Knex.QueryBuilder) {
+    if (this.admin && this.params.two_factor === 'enabled') q.whereRaw('false');
+  }
+
+  /** Users with no project access: none of their own, no project membership, no group holding one. */
+  private byProjects(q: Knex.QueryBuilder) {
+    if (!this.admin || !this.params.without_projects) return;
+    q.whereRaw(`NOT EXISTS (SELECT 1 FROM projects op WHERE op.namespace_id = un.id)
+      AND NOT EXISTS (SELECT 1 FROM members pm WHERE pm.user_id = users.id AND pm.source_type = 'Project')
+      AND NOT EXISTS (SELECT 1 FROM members gm JOIN namespaces d ON d.traversal_ids @> ARRAY[gm.source_id] JOIN projects dp ON dp.namespace_id = d.id
+        WHERE gm.user_id = users.id AND gm.source_type = 'Namespace')`);
+  }
+
+  private byCustomAttributes(q: Knex.QueryBuilder) {
+    if (!this.admin) return;
+    for (const [key, value] of Object.entries(this.params.custom_attributes ?? {})) {
+      q.whereExists((e) => e.select(this.db.raw('1')).from('user_custom_attributes as ca').whereRaw('ca.user_id = users.id AND ca.key = ? AND ca.value = ?', [key, value]));
+    }
   }
 
   private byCreated(q: Knex.QueryBuilder) {
