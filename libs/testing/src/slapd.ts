@@ -103,9 +103,11 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   child.stderr?.on('data', (d) => (output += String(d)));
   const stop = async () => {
     if (child.exitCode === null) {
+      let timer: NodeJS.Timeout | undefined;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+      clearTimeout(timer);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });
