@@ -200,3 +200,14 @@ export const NoteEvents = {
   updated: 'work-items.note.updated',
   deleted: 'work-items.note.deleted',
 } as const;
+
+/** identity.ldap_sync.requested: a group's LDAP sync was queued (`POST /groups/:id/ldap_sync`); identity runs it. */
+export interface LdapSyncRequestedV1 {
+  group_id: number;
+  /** The user who asked for it. */
+  actor_id: number;
+}
+
+export const LdapEvents = {
+  syncRequested: 'identity.ldap_sync.requested',
+} as const;

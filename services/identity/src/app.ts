@@ -1,8 +1,11 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
+import type { IdentityConfig } from './config';
 import type { IdentityContext } from './deps';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
+import { ldapGroupLinksRoutes } from './routes/ldap-group-links';
+import { ldapProviders } from './ldap/ldap-provider';
 import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
@@ -23,6 +26,7 @@ export function createApp(deps: ServiceDeps): Express {
       projectsRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
+      ldapGroupLinksRoutes(router, ictx, ldapProviders(deps.config as Partial<IdentityConfig>));
     },
     internal: (router) => internalRoutes(router, ictx),
   });
