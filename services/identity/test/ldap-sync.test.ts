@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { startSlapd, Slapd } from '@anvil/testing';
+import { ldapSyncConsumer } from '../src/ldap/ldap-sync-consumer';
 import { addMember, asOnGroup, events, Identity, makeGroup, makeUser, startIdentity } from './helpers';
 
 let ldap: Slapd;
@@ -77,7 +79,7 @@ describe('POST /groups/:id/ldap_sync', () => {
       expect(await events(svc, 'identity.membership.updated', { source_id: group.id, user_id: carol.id, access_level: 40 })).toHaveLength(1);
     });
 
-    it('never touches members who are not directory users, and keeps the last Owner', async () => {
+    it('never touches members who are not directory users, and keeps the last Owner (erin, in no linked group)', async () => {
       const erin = await makeUser(svc, { username: 'erin' });
       const local = await makeUser(svc);
       const group = await makeGroup(svc, erin);
@@ -95,6 +97,39 @@ describe('POST /groups/:id/ldap_sync', () => {
       await svc.deps.db('namespaces').where({ id: group.id }).update({ ldap_sync_status: 'started' });
       await (await asOnGroup(svc, owner, group.id)).post(`/api/v4/groups/${group.id}/ldap_sync`).expect(202);
       expect(await events(svc, 'identity.ldap_sync.requested', { group_id: group.id })).toEqual([]);
+    });
+  });
+
+  describe('when the directory cannot be reached', () => {
+    it('marks the sync failed with the error and leaves the members alone', async () => {
+      const down = await startIdentity({ LDAP_URL: 'ldap://127.0.0.1:1', LDAP_BASE: ldap.suffix });
+      try {
+        const owner = await makeUser(down);
+        const group = await makeGroup(down, owner);
+        await (await asOnGroup(down, owner, group.id)).post(`/api/v4/groups/${group.id}/ldap_group_links`).send({ cn: 'devs', group_access: 30, provider: 'ldapmain' }).expect(201);
+        await (await asOnGroup(down, owner, group.id)).post(`/api/v4/groups/${group.id}/ldap_sync`).expect(202);
+        let row: { ldap_sync_status: string; ldap_sync_error: string | null } | undefined;
+        for (let i = 0; i < 100 && row?.ldap_sync_status !== 'failed'; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          row = await down.deps.db('namespaces').where({ id: group.id }).first('ldap_sync_status', 'ldap_sync_error');
+        }
+        expect(row).toEqual({ ldap_sync_status: 'failed', ldap_sync_error: expect.stringMatching(/ECONNREFUSED|connect/i) });
+        expect(await down.deps.db('members').where({ source_type: 'Namespace', source_id: group.id }).count({ n: '*' }).first()).toEqual({ n: '1' });
+      } finally {
+        await down.stop();
+      }
+    });
+  });
+
+  describe('when a sync was left started (a redelivered request)', () => {
+    it('fails it after an hour, so that the next request runs again', async () => {
+      const owner = await makeUser(svc);
+      const group = await makeGroup(svc, owner);
+      await svc.deps.db('namespaces').where({ id: group.id }).update({ ldap_sync_status: 'started', ldap_sync_last_sync_at: svc.deps.db.raw("now() - interval '2 hours'") });
+      const event = { id: randomUUID(), type: 'identity.ldap_sync.requested', occurred_at: new Date().toISOString(), producer: 'identity', version: 1, data: { group_id: group.id, actor_id: owner.id } };
+      await ldapSyncConsumer(svc.deps).handler(event);
+      expect(await svc.deps.db('namespaces').where({ id: group.id }).first('ldap_sync_status', 'ldap_sync_error')).toEqual({ ldap_sync_status: 'failed', ldap_sync_error: 'The sync took too long to complete.' });
+      await sync(owner, group.id);
     });
   });
 

@@ -27,6 +27,17 @@ export const ldapSyncStore = {
     await db('namespaces').where({ id: groupId, ldap_sync_status: 'started' }).update({ ldap_sync_status: 'failed', ldap_sync_error: error, ldap_sync_last_update_at: db.fn.now() });
   },
 
+  /**
+   * GitLab's stuck-sync check, for a group found `started` when its sync should start: without a
+   * `last_sync_at` it is failed as inconsistent, after more than an hour as too long; a younger
+   * sync is left running.
+   */
+  async failIfStuck(db: Db, groupId: number): Promise<void> {
+    const started = () => db('namespaces').where({ id: groupId, ldap_sync_status: 'started' });
+    await started().whereNull('ldap_sync_last_sync_at').update({ ldap_sync_status: 'failed', ldap_sync_error: 'The sync failed because the group is an inconsistent state', ldap_sync_last_update_at: db.fn.now() });
+    await started().where('ldap_sync_last_sync_at', '<', db.raw("now() - interval '1 hour'")).update({ ldap_sync_status: 'failed', ldap_sync_error: 'The sync took too long to complete.', ldap_sync_last_update_at: db.fn.now() });
+  },
+
   /** The group's traversal ids (itself last), or null when it is gone. */
   async traversalIds(db: Db, groupId: number): Promise<number[] | null> {
     const row = (await db('namespaces').where({ id: groupId, kind: 'group' }).first('traversal_ids')) as { traversal_ids: number[] } | undefined;

@@ -48,11 +48,16 @@ async function syncWithProvider(ctx: IdentityContext, groupId: number, traversal
 
 /**
  * Runs one group's LDAP sync (GitLab's `Sync::Group`): started, every provider synced, then ready —
- * or failed with the error. A group already being synced, or gone, is skipped.
+ * or failed with the error. A group already being synced is skipped unless stuck (then failed, so
+ * the next request runs again); a group that is gone is skipped.
  */
 export async function runLdapSync(ctx: IdentityContext, providers: LdapProvider[], groupId: number): Promise<void> {
   const traversalIds = await ldapSyncStore.traversalIds(ctx.db, groupId);
-  if (!traversalIds || !(await ldapSyncStore.markStarted(ctx.db, groupId))) return;
+  if (!traversalIds) return;
+  if (!(await ldapSyncStore.markStarted(ctx.db, groupId))) {
+    await ldapSyncStore.failIfStuck(ctx.db, groupId);
+    return;
+  }
   try {
     for (const provider of providers) await syncWithProvider(ctx, groupId, traversalIds, provider);
     await ldapSyncStore.markFinished(ctx.db, groupId);
