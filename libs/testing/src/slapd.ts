@@ -28,7 +28,7 @@ export interface Slapd {
 
 /** Options of `startSlapd`. */
 export interface SlapdOptions {
-  /** Default `dc=anvil,dc=test`. */
+  /** Default `dc=anvil,dc=test` (must start with `dc=`). */
   suffix?: string;
   rootPassword?: string;
 }
@@ -79,10 +79,31 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`slapd did not listen on ${port} within 10 s: ${log()}`);
 }
 
+/** SIGTERM, then SIGKILL if the process has not exited within 5 s. */
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+  clearTimeout(timer);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** Runs slapd in the foreground (`-d 0`, so the child is the server itself) and keeps what it prints. */
+function spawnSlapd(conf: string, url: string): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(SLAPD, ['-f', conf, '-h', url, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = (d: Buffer) => (output = (output + String(d)).slice(-20_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => output };
+}
+
 /**
  * Starts a real `slapd` (mdb backend, schemas core/cosine/nis/inetorgperson) from a generated
- * `slapd.conf` in a temp dir, listening on a free loopback port, with the suffix entry created.
- * Fails with a clear message when OpenLDAP's server or client tools are not installed.
+ * `slapd.conf` in a temp dir, listening on a free loopback port, with the suffix entry (a `dc=`
+ * suffix) created. Fails with a clear message when OpenLDAP's server or client tools are missing.
  */
 export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   if (!existsSync(SLAPD) || !existsSync('/usr/bin/ldapadd')) {
@@ -96,24 +117,13 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   writeFileSync(path.join(dir, 'slapd.conf'), slapdConf(dir, suffix, rootDn, rootPassword));
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
-  let output = '';
-  // -d 0 keeps slapd in the foreground so the child process is the server itself
-  const child = spawn(SLAPD, ['-f', path.join(dir, 'slapd.conf'), '-h', url, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d) => (output += String(d)));
-  child.stderr?.on('data', (d) => (output += String(d)));
+  const { child, output } = spawnSlapd(path.join(dir, 'slapd.conf'), url);
   const stop = async () => {
-    if (child.exitCode === null) {
-      let timer: NodeJS.Timeout | undefined;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
-      clearTimeout(timer);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await terminate(child);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitForPort(port, child, () => output);
+    await waitForPort(port, child, output);
     const auth = ['-x', '-H', url, '-D', rootDn, '-w', rootPassword];
     const add = (ldif: string) => run('ldapadd', auth, ldif);
     const modify = (ldif: string) => run('ldapmodify', auth, ldif);
