@@ -90,6 +90,19 @@ describe('POST /groups/:id/ldap_sync', () => {
     });
   });
 
+  describe('on a subgroup', () => {
+    it('never sets a level below the one inherited from an ancestor', async () => {
+      const owner = await makeUser(svc);
+      const dave = await makeUser(svc, { username: 'dave' });
+      const top = await makeGroup(svc, owner);
+      const sub = await makeGroup(svc, owner, { parent_id: top.id });
+      await addMember(svc, 'groups', top.id, dave, 40);
+      await linked(owner, sub.id, { cn: 'devs', group_access: 20 });
+      await sync(owner, sub.id);
+      expect(await members(sub.id)).toEqual([['alice', 20], ['dave', 40], [owner.username, 50]].sort());
+    });
+  });
+
   describe('while a sync is running', () => {
     it('answers 202 and queues nothing', async () => {
       const owner = await makeUser(svc);
