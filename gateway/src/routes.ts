@@ -124,6 +124,10 @@ export const ROUTES: RouteDef[] = [
     ['/user/*'], ['/users/*'], ['/personal_access_tokens/*'], ['/namespaces/*'], ['/groups'], ['/groups/:id/*', 'group'],
     ['/projects'], ['/projects/:id', 'project'], ['/projects/:id/members/*', 'project'],
   ]),
+  // identity, LDAP (EE): the links look the group up without a visibility check (a missing group is
+  // 403 after authenticate!), and ldap_sync answers 404 while LDAP is off before looking at the group
+  ...family({ service: 'identity', authenticated: true }, [['/groups/:id/ldap_group_links/*']]),
+  ...family({ service: 'identity' }, [['/groups/:id/ldap_sync']]),
   // registry: Conan v1/v2, instance level (project named by the package username) and project level;
   // authenticate/check_credentials/ping never look at the project (GitLab answers them for any :id)
   ...family(CONAN, [

@@ -372,3 +372,14 @@ export const EmailEvents = {
   created: 'identity.email.created',
   deleted: 'identity.email.deleted',
 } as const;
+
+/** identity.ldap_sync.requested: a group's LDAP sync was queued (`POST /groups/:id/ldap_sync`); identity runs it. */
+export interface LdapSyncRequestedV1 {
+  group_id: number;
+  /** The user who asked for it. */
+  actor_id: number;
+}
+
+export const LdapEvents = {
+  syncRequested: 'identity.ldap_sync.requested',
+} as const;

@@ -256,6 +256,8 @@ export interface Rules {
   atLeastOneOf?: string[][];
   /** All or none of these: `a, b provide all or none of parameters`. */
   allOrNone?: string[][];
+  /** Exactly one of these: more → `a, b are mutually exclusive`; none → `a, b are missing, exactly one parameter must be provided`. */
+  exactlyOneOf?: string[][];
 }
 
 /** A compiled schema: `.parse(req)` returns typed input or throws ParamError with Grape's message. */
@@ -280,6 +282,11 @@ export function params<S extends Shape>(shape: S, rules: Rules = {}): Schema<S> 
     for (const group of rules.allOrNone ?? []) {
       const n = group.filter((k) => present(src, k)).length;
       if (n > 0 && n < group.length) errs.push(`${group.join(', ')} provide all or none of parameters`);
+    }
+    for (const group of rules.exactlyOneOf ?? []) {
+      const n = group.filter((k) => present(src, k)).length;
+      if (n > 1) errs.push(`${group.join(', ')} are mutually exclusive`);
+      if (n === 0) errs.push(`${group.join(', ')} are missing, exactly one parameter must be provided`);
     }
     if (errs.length) throw new ParamError(errs.join(', '));
     return out;

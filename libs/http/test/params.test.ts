@@ -74,6 +74,13 @@ describe('params', () => {
     expect(s.parseObject({ a: '1', c: '3' })).toEqual({ a: '1', c: '3' });
   });
 
+  it('applies exactlyOneOf with Grape messages', () => {
+    const s = params({ cn: p.string(), filter: p.string() }, { exactlyOneOf: [['cn', 'filter']] });
+    expect(fails(() => s.parseObject({ cn: 'a', filter: '(uid=a)' }))).toEqual({ error: 'cn, filter are mutually exclusive' });
+    expect(fails(() => s.parseObject({}))).toEqual({ error: 'cn, filter are missing, exactly one parameter must be provided' });
+    expect(s.parseObject({ filter: '(uid=a)' })).toEqual({ filter: '(uid=a)' });
+  });
+
   it('counts a blank value as given in group rules, as Grape does (PUT ?labels= clears labels)', () => {
     const s = params({ labels: p.list(), title: p.string() }, { atLeastOneOf: [['labels', 'title']] });
     expect(s.parseObject({ labels: '' })).toEqual({ labels: [] });

@@ -3,3 +3,4 @@ export * from './fleet';
 export { tcpOpen } from './global-setup';
 export * from './basics';
 export * from './seeded';
+export * from './slapd';

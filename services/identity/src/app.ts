@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
+import type { IdentityConfig } from './config';
 import type { IdentityContext } from './deps';
 import { groupPushRuleRoutes } from './routes/group-push-rule';
 import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
@@ -7,6 +8,8 @@ import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
 import { emailsRoutes } from './routes/emails';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
+import { ldapGroupLinksRoutes } from './routes/ldap-group-links';
+import { ldapProviders } from './ldap/ldap-provider';
 import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
@@ -35,6 +38,8 @@ export function createApp(deps: ServiceDeps): Express {
 
       emailsRoutes(router, ictx);
       usersUpdateRoutes(router, ictx);
+
+      ldapGroupLinksRoutes(router, ictx, ldapProviders(deps.config as Partial<IdentityConfig>));
     },
     internal: (router) => internalRoutes(router, ictx),
   });

@@ -6,10 +6,27 @@ export const configSchema = {
   ADMIN_TOKEN: str(null),
   /** `root`'s password (set on every start when given). */
   ADMIN_PASSWORD: str(null),
+  /** The LDAP server of provider `ldapmain` (`ldap://` or `ldaps://`); LDAP is disabled without it. */
+  LDAP_URL: str(null),
+  /** The DN the sync binds as (anonymous bind without it). */
+  LDAP_BIND_DN: str(null),
+  LDAP_BIND_PASSWORD: str(null),
+  /** Where users are searched (and filter links applied). */
+  LDAP_BASE: str(''),
+  /** Where groups of `cn` links are searched (default: LDAP_BASE). */
+  LDAP_GROUP_BASE: str(null),
+  /** The attribute holding a user's login name, matched to Anvil usernames. */
+  LDAP_UID: str('uid'),
 } satisfies Schema;
 
 /** The identity service's own settings. */
 export interface IdentityConfig {
   ADMIN_TOKEN?: string;
   ADMIN_PASSWORD?: string;
+  LDAP_URL?: string;
+  LDAP_BIND_DN?: string;
+  LDAP_BIND_PASSWORD?: string;
+  LDAP_BASE: string;
+  LDAP_GROUP_BASE?: string;
+  LDAP_UID: string;
 }
