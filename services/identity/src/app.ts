@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
+import { groupShareRoutes } from './routes/group-share';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { membersRoutes } from './routes/members';
@@ -21,6 +22,7 @@ export function createApp(deps: ServiceDeps): Express {
       usersRoutes(router, ictx);
       personalAccessTokensRoutes(router, ictx);
       projectsRoutes(router, ictx);
+      groupShareRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
     },

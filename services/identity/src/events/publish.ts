@@ -1,4 +1,4 @@
-import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import { emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, IdentityEvents, MembershipEventV1, ProjectEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
 import type { Project } from '../projects/project';
@@ -67,5 +67,6 @@ export const publish = {
   group: (trx: Db, verb: Verb, g: Namespace) => emit(trx, PRODUCER, TYPES.group[verb], groupEventData(g)),
   project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
+  groupLink: (trx: Db, verb: 'created' | 'deleted', l: GroupLinkEventV1) => emit(trx, PRODUCER, GroupLinkEvents[verb], l),
   tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
 };

@@ -19,6 +19,9 @@ export interface ProjectsParams {
   last_activity_after?: Date;
   last_activity_before?: Date;
   topic?: string[];
+  starred?: boolean;
+  with_issues_enabled?: boolean;
+  with_merge_requests_enabled?: boolean;
   order_by?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'similarity' | 'star_count';
   sort?: 'asc' | 'desc';
 }
@@ -28,6 +31,9 @@ export interface GroupScopeFilter {
   groupId: number;
   includeSubgroups: boolean;
 }
+
+/** The level a private project feature needs (GitLab's `ProjectFeature.required_minimum_access_level`). */
+const FEATURE_MIN_LEVEL = { issues_access_level: 10, merge_requests_access_level: 20 } as const;
 
 const directProjectIds = (level: number) => `p.id = ANY(ARRAY(SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ${Number(level)} AND ${ACTIVE_MEMBER}))`;
 
@@ -59,6 +65,7 @@ export class ProjectsFinder {
     this.byGroup(q);
     this.byMembership(q);
     this.byAttributes(q);
+    this.byFeatures(q);
     this.bySearch(q);
     return this.ordered(q);
   }
@@ -106,6 +113,29 @@ export class ProjectsFinder {
     if (last_activity_after) q.where('p.last_activity_at', '>', last_activity_after);
     if (last_activity_before) q.where('p.last_activity_at', '<', last_activity_before);
     if (topic?.length) q.whereRaw('p.topics @> ?::text[]', [topic]);
+  }
+
+  /**
+   * `starred`: no one has starred a project here, so a signed-in caller gets none (ignored for
+   * anonymous callers, as GitLab does). `with_issues_enabled` / `with_merge_requests_enabled`: the
+   * feature is enabled or public, or private and the caller a member of at least the feature's
+   * minimum level (GitLab's `with_feature_available_for_user`).
+   */
+  private byFeatures(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (this.params.starred && a) q.whereRaw('false');
+    if (this.params.with_issues_enabled) this.featureAvailable(q, 'issues_access_level');
+    if (this.params.with_merge_requests_enabled) this.featureAvailable(q, 'merge_requests_access_level');
+  }
+
+  private featureAvailable(q: Knex.QueryBuilder, feature: 'issues_access_level' | 'merge_requests_access_level') {
+    const level = `COALESCE(p.settings->>'${feature}', 'enabled')`;
+    const a = this.actor;
+    if (a?.admin) return void q.whereRaw(`${level} <> 'disabled'`);
+    q.where((w) => {
+      w.whereRaw(`${level} IN ('enabled', 'public')`);
+      if (a) w.orWhere((m) => m.whereRaw(`${level} = 'private'`).where((x) => this.memberOf(x, FEATURE_MIN_LEVEL[feature])));
+    });
   }
 
   private bySearch(q: Knex.QueryBuilder) {
