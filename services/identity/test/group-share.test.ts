@@ -153,3 +153,19 @@ describe('DELETE /groups/:id/share/:group_id', () => {
     await svc.as({ user: developerB }).get(`/api/v4/groups/${groupA.id}`).expect(404);
   });
 });
+
+describe('DELETE /groups/:id of a shared or invited group', () => {
+  it('removes its shares and publishes identity.group_link.deleted for each', async () => {
+    const root = await rootActor(svc);
+    const shared = await makeGroup(svc, root, { path: unique('gone') });
+    await share(root, shared.id, { group_id: groupC.id, group_access: 30 }).expect(201);
+    await share(root, groupA.id, { group_id: shared.id, group_access: 10 }).expect(201);
+    await svc.as({ user: root }).delete(`/api/v4/groups/${shared.id}`).expect(202);
+    expect(await svc.deps.db('group_group_links').where({ shared_group_id: shared.id }).orWhere({ shared_with_group_id: shared.id })).toEqual([]);
+    const gone = [
+      ...(await events(svc, 'identity.group_link.deleted', { shared_group_id: shared.id })),
+      ...(await events(svc, 'identity.group_link.deleted', { shared_with_group_id: shared.id })),
+    ];
+    expect(gone.map((e) => [e.data.shared_group_id, e.data.shared_with_group_id])).toEqual([[shared.id, groupC.id], [groupA.id, shared.id]]);
+  });
+});

@@ -46,6 +46,11 @@ export function membershipEventData(m: Pick<Member, 'sourceType' | 'sourceId' | 
   return { source_type: m.sourceType, source_id: m.sourceId, user_id: m.user.id, access_level: m.accessLevel, expires_at: m.expiresAt };
 }
 
+/** The contract data of a group link event. */
+export function groupLinkEventData(l: { sharedGroupId: number; sharedGroupTraversalIds: number[]; sharedWithGroupId: number; groupAccess: number; expiresAt: string | null }): GroupLinkEventV1 {
+  return { shared_group_id: l.sharedGroupId, shared_group_traversal_ids: l.sharedGroupTraversalIds, shared_with_group_id: l.sharedWithGroupId, group_access: l.groupAccess, expires_at: l.expiresAt };
+}
+
 /** The contract data of a token event. */
 export function tokenEventData(t: { id: number; userId: number }): TokenEventV1 {
   return { id: t.id, user_id: t.userId };

@@ -58,6 +58,21 @@ export const groupLinkStore = {
     await db('group_group_links').where({ id }).delete();
   },
 
+  /**
+   * Deletes every share from or to the given groups and returns them with the shared group's
+   * traversal ids (for their deleted events).
+   */
+  async deleteForGroups(db: Db, groupIds: number[]): Promise<(GroupLink & { sharedGroupTraversalIds: number[] })[]> {
+    if (!groupIds.length) return [];
+    const rows = (await db('group_group_links as l')
+      .join('namespaces as s', 's.id', 'l.shared_group_id')
+      .where((w) => w.whereIn('l.shared_group_id', groupIds).orWhereIn('l.shared_with_group_id', groupIds))
+      .select('l.*', 's.traversal_ids')
+      .orderBy('l.id')) as (GroupLinkRow & { traversal_ids: number[] })[];
+    await db('group_group_links').whereIn('id', rows.map((r) => r.id)).delete();
+    return rows.map((r) => ({ ...toGroupLink(r), sharedGroupTraversalIds: r.traversal_ids.map(Number) }));
+  },
+
   /** The groups `sharedGroupId` is shared with (expired shares included), with `userId`'s level on each, by link id. */
   async invitedGroups(db: Db, sharedGroupId: number, userId: number | null): Promise<InvitedGroup[]> {
     const q = groupSelect(db, userId)

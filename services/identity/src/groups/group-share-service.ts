@@ -1,7 +1,7 @@
 import { Actor, canRead } from '@anvil/auth';
 import { HttpError, NotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
-import { publish } from '../events/publish';
+import { groupLinkEventData, publish } from '../events/publish';
 import { Level } from '../policy';
 import { GroupLink, groupLinkStore, InvitedGroup } from './group-link-store';
 import type { Group } from './group-store';
@@ -14,13 +14,7 @@ export interface ShareInput {
 
 const mayAdminMembers = (actor: Actor, group: Group) => actor.admin || group.accessLevel >= Level.OWNER;
 
-const eventData = (group: Group, link: GroupLink) => ({
-  shared_group_id: group.id,
-  shared_group_traversal_ids: group.traversalIds,
-  shared_with_group_id: link.sharedWithGroupId,
-  group_access: link.groupAccess,
-  expires_at: link.expiresAt,
-});
+const eventData = (group: Group, link: GroupLink) => groupLinkEventData({ ...link, sharedGroupTraversalIds: group.traversalIds });
 
 /**
  * Shares `group` with `invited` (GitLab's `Groups::GroupLinks::CreateService`): only an Owner or an
