@@ -10,7 +10,7 @@ const listShape = {
   all_available: p.boolean(),
   search: p.string(),
   owned: p.boolean(),
-  min_access_level: p.integer().where((n) => [10, 15, 20, 30, 40, 50].includes(n)),
+  min_access_level: p.integer().where((n) => [5, 10, 15, 20, 30, 40, 50].includes(n)),
   top_level_only: p.boolean(),
   visibility: p.enum(['private', 'internal', 'public'] as const),
   skip_groups: p.array(p.integer()),

@@ -15,8 +15,9 @@ const shareParams = params({
   expires_at: p.date(),
   member_role_id: p.integer(),
 });
+// the shared list declares neither `topic` nor `owned`
 const { topic: _topic, owned: _owned, ...sharedProjectsShape } = projectListParams;
-const sharedProjectsParams = params({ ...sharedProjectsShape, starred: p.boolean(), with_issues_enabled: p.boolean(), with_merge_requests_enabled: p.boolean() });
+const sharedProjectsParams = params(sharedProjectsShape);
 
 /** A path param declared Integer: anything else is Grape's 400 `<name> is invalid`. */
 function integerPathParam(req: Request, name: string): number {

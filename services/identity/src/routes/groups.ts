@@ -39,9 +39,6 @@ const updateParams = params(attributes);
 const showParams = params({ with_projects: p.boolean().default(true), with_custom_attributes: p.boolean() });
 const projectsParams = params({
   ...projectListParams,
-  starred: p.boolean(),
-  with_issues_enabled: p.boolean(),
-  with_merge_requests_enabled: p.boolean(),
   include_subgroups: p.boolean(),
   with_shared: p.boolean(),
   include_ancestor_groups: p.boolean(),
