@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import type { Actor } from '@anvil/auth';
 import { ctx, ForbiddenError, p, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
-import { toGroupDetail, toGroupEntity } from '../entities/group';
+import { toGroupDetail } from '../entities/group';
 import { toBasicProjectDetails, toProjectEntity } from '../entities/project';
 import { createGroup, deleteGroup, GroupInput, subgroupCreationLevel, updateGroup } from '../groups/group-service';
 import { visibleInvitedGroups } from '../groups/group-share-service';
@@ -37,12 +37,7 @@ const attributes = { name: p.string(), path: p.string(), description: p.string()
 const createParams = params({ ...attributes, name: p.string().required(), path: p.string().required(), parent_id: p.integer() });
 const updateParams = params(attributes);
 const showParams = params({ with_projects: p.boolean().default(true), with_custom_attributes: p.boolean() });
-const projectsParams = params({
-  ...projectListParams,
-  include_subgroups: p.boolean(),
-  with_shared: p.boolean(),
-  include_ancestor_groups: p.boolean(),
-});
+const projectsParams = params({ ...projectListParams, include_subgroups: p.boolean(), with_shared: p.boolean(), include_ancestor_groups: p.boolean() });
 
 function groupInput(input: Record<string, unknown>): GroupInput {
   const settings: Record<string, unknown> = {};
