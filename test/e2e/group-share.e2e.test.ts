@@ -25,8 +25,8 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 
 /**
  * Group sharing through the real gateway with python-gitlab and gitbeaker: a private project of
- * group A becomes readable to a member of group B once A is shared with B, and unreadable again
- * when the share is removed or has expired.
+ * group A (and its issues, through the gateway's resolution) becomes readable to a member of group
+ * B once A is shared with B, and unreadable again when the share is removed or has expired.
  */
 describe('group share through the gateway', () => {
   let fleet: Fleet;
@@ -37,7 +37,7 @@ describe('group share through the gateway', () => {
   let projectId: number;
 
   beforeAll(async () => {
-    fleet = await startFleet({ services: ['identity'] });
+    fleet = await startFleet({ services: ['identity', 'work-items'] });
     const admin = async (m: string, p: string, b?: unknown) => {
       const r = await call(fleet, fleet.adminToken, m, p, b);
       if (r.status >= 400) throw new Error(`${m} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -56,6 +56,7 @@ describe('group share through the gateway', () => {
     await admin('POST', `/groups/${groupA}/members`, { user_id: owner.id, access_level: 50 });
     await admin('POST', `/groups/${groupB}/members`, { user_id: owner.id, access_level: 10 });
     await admin('POST', `/groups/${groupB}/members`, { user_id: member.id, access_level: 30 });
+    await eventually(async () => (await call(fleet, fleet.adminToken, 'POST', `/projects/${projectId}/issues`, { title: 'Locked away' })).status === 201, 'work-items knows the project');
   }, 180_000);
   afterAll(async () => {
     await fleet?.stop();
@@ -82,9 +83,12 @@ describe('group share through the gateway', () => {
     const listed = await call(fleet, member.token, 'GET', '/projects?membership=true');
     expect(listed.body.map((p: { id: number }) => p.id)).toEqual([projectId]);
     expect((await call(fleet, member.token, 'GET', '/groups/alpha')).status).toBe(200);
+    const issues = await call(fleet, member.token, 'GET', `/projects/${projectId}/issues`);
+    expect([issues.status, issues.body.map((i: { title: string }) => i.title)]).toEqual([200, ['Locked away']]);
 
     expect(python('unshare').shared_with_groups).toEqual([]);
     await eventually(memberDoesNotSee, 'the project is hidden after the unshare');
+    expect((await call(fleet, member.token, 'GET', `/projects/${projectId}/issues`)).status).toBe(404);
     expect((await call(fleet, member.token, 'GET', '/projects?membership=true')).body).toEqual([]);
   });
 
