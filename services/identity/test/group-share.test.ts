@@ -119,6 +119,16 @@ describe('access through a share', () => {
     expect(readable.body.ids).toEqual([projectA.id, subProjectA.id]);
   });
 
+  it('lists invited members in the group’s and its projects’ members/all at the lower level, not in direct members', async () => {
+    const all = await svc.as({ user: ownerA }).get(`/api/v4/groups/${groupA.id}/members/all?per_page=100`).expect(200);
+    const levels = Object.fromEntries(all.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level]));
+    expect(levels).toMatchObject({ [developerB.id]: 20, [guestB.id]: 10, [parentMemberB.id]: 20, [ownerA.id]: 50 });
+    const one = await svc.as({ user: ownerA }).get(`/api/v4/projects/${subProjectA.id}/members/all/${developerB.id}`).expect(200);
+    expect(one.body).toMatchObject({ id: developerB.id, access_level: 20, expires_at: '2999-01-31' });
+    const direct = await svc.as({ user: ownerA }).get(`/api/v4/groups/${groupA.id}/members`).expect(200);
+    expect(direct.body.map((m: { id: number }) => m.id)).not.toContain(developerB.id);
+  });
+
   it('ends on the share’s expires_at date', async () => {
     await svc.deps.db('group_group_links').where({ shared_group_id: groupA.id }).update({ expires_at: '2020-01-01' });
     expect((await groupScopeFor(svc, groupA.id, developerB)).access_level).toBe(0);
