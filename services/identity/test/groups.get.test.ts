@@ -158,6 +158,12 @@ describe('GET /groups list parameters', () => {
       expect(second.headers.link).toBeUndefined();
     });
 
+    it('answers 405 for offset pages beyond the offset limit (signed-in callers are not limited)', async () => {
+      const res = await svc.as({ user: null }).get('/api/v4/groups?page=501&per_page=100').expect(405);
+      expect(res.body).toEqual({ message: 'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Group. Remaining records can be retrieved using keyset pagination.' });
+      expect((await svc.as({ user: owner }).get('/api/v4/groups?page=501&per_page=100').expect(200)).body).toEqual([]);
+    });
+
     it('answers 405 for keyset pages in another order', async () => {
       const res = await svc.as({ user: null }).get('/api/v4/groups?pagination=keyset&order_by=id').expect(405);
       expect(res.body).toEqual({ message: 'Keyset pagination is not yet available for this type of request' });

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ctx, keysetPaginate, MethodNotAllowedError, p, Page, paginate, params } from '@anvil/http';
+import { ctx, keysetPaginate, MethodNotAllowedError, p, Page, pageRequest, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toGroupEntity } from '../entities/group';
 import { toGroup } from '../groups/group-store';
@@ -24,10 +24,15 @@ const listParams = params(listShape);
 
 const KEYSET_UNAVAILABLE = 'Keyset pagination is not yet available for this type of request';
 
+/** GitLab's default plan limit on offset pages of keyset-enforced types (groups among them). */
+export const OFFSET_PAGINATION_LIMIT = 50000;
+const OFFSET_EXCEEDED = `Offset pagination has a maximum allowed offset of ${OFFSET_PAGINATION_LIMIT} for requests that return objects of type Group. Remaining records can be retrieved using keyset pagination.`;
+
 /**
  * Answers a group list (`GET /groups`, subgroups, descendant groups) with GitLab's list params.
  * Anonymous callers may page by keyset (`pagination=keyset`, ordered by name ascending: the one
- * order GitLab's group cursor supports; anything else is 405). `statistics` only for administrators.
+ * order GitLab's group cursor supports; anything else is 405), and their offset pages stop at
+ * GitLab's offset limit (405 beyond). `statistics` only for administrators.
  */
 export async function listGroups(ictx: IdentityContext, req: Request, res: Response, parent?: ParentFilter): Promise<void> {
   const c = ctx(req);
@@ -39,6 +44,8 @@ export async function listGroups(ictx: IdentityContext, req: Request, res: Respo
     const columns = [{ column: 'namespaces.name', key: 'name' }, { column: 'namespaces.id', key: 'id' }];
     page = await keysetPaginate<NamespaceRow & Record<string, unknown>>(req, query.clearOrder(), columns, 'asc');
   } else {
+    const { page: n, perPage } = pageRequest(req);
+    if (!c.user && n * perPage > OFFSET_PAGINATION_LIMIT) throw new MethodNotAllowedError(OFFSET_EXCEEDED);
     page = await paginate<NamespaceRow>(req, query);
   }
   const statistics = !!input.statistics && !!c.user?.admin;
