@@ -79,6 +79,16 @@ export function contains(s: string): string {
   return `%${likeEscape(s)}%`;
 }
 
+/**
+ * GitLab's similarity score of rows to a search term (`Gitlab::Database::SimilarityScore`): per
+ * column an exact match scores 1, a prefix 0.5, a substring 0.3, times the column's weight; summed.
+ */
+export function similaritySql(search: string, columns: [string, number][]): { sql: string; bindings: string[] } {
+  const terms = [search, `${likeEscape(search)}%`, contains(search)];
+  const parts = columns.map(([c, w]) => `(CASE WHEN lower(${c}) = lower(?) THEN 1 WHEN ${c} ILIKE ? THEN 0.5 WHEN ${c} ILIKE ? THEN 0.3 ELSE 0 END) * ${w}`);
+  return { sql: `(${parts.join(' + ')})`, bindings: columns.flatMap(() => terms) };
+}
+
 /** `YYYY-MM-DD` of a Postgres `date` (node-pg parses it as local midnight) or null. */
 export function dateOnly(v: Date | string | null | undefined): string | null {
   if (v === null || v === undefined) return null;

@@ -36,6 +36,13 @@ describe('GET /groups/:id/projects', () => {
       expect(ids((await list(null, 'with_merge_requests_enabled=true')).body)).toEqual([open.id]);
     });
 
+    it('orders by similarity to the search, or by name without one', async () => {
+      const similar = await list(null, 'order_by=similarity&search=o');
+      expect(similar.body.map((p: { id: number }) => p.id)).toEqual([open.id, privateFeatures.id, noIssues.id]);
+      const byName = await list(null, 'order_by=similarity');
+      expect(byName.body.map((p: { path: string }) => p.path)).toEqual(['members-only', 'no-issues', 'open']);
+    });
+
     it('ignores starred', async () => {
       expect(ids((await list(null, 'starred=true')).body)).toEqual([open.id, noIssues.id, privateFeatures.id]);
     });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { contains, Db, likeEscape, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
+import { contains, Db, similaritySql, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
 import { groupSelect } from './group-store';
 
 /** `GET /groups` and `GET /groups/:id/subgroups` filters. */
@@ -81,8 +81,8 @@ export class GroupsFinder {
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
     const { order_by, sort, search } = this.params;
     if (order_by === 'similarity' && search) {
-      const terms = [search, `${likeEscape(search)}%`, contains(search)];
-      q.orderByRaw(`${similarity('namespaces')} DESC`, [...terms, ...terms]);
+      const score = similaritySql(search, [['namespaces.path', 1], ['namespaces.name', 0.7]]);
+      q.orderByRaw(`${score.sql} DESC`, score.bindings);
       return q.orderBy('namespaces.parent_id', 'desc').orderBy('namespaces.id', 'asc');
     }
     const by = order_by === 'similarity' || !order_by ? 'name' : order_by;
@@ -90,14 +90,4 @@ export class GroupsFinder {
     if (by !== 'id') q.orderBy('namespaces.id', 'asc');
     return q;
   }
-}
-
-/**
- * GitLab's similarity score of a group to a search term (bindings: the term, its prefix pattern,
- * its substring pattern; twice): an exact match scores most, a prefix less, a substring least, on
- * the path (weight 1) and the name (weight 0.7).
- */
-function similarity(alias: string): string {
-  const col = (c: string, w: number) => `(CASE WHEN lower(${alias}.${c}) = lower(?) THEN 1 WHEN ${alias}.${c} ILIKE ? THEN 0.5 WHEN ${alias}.${c} ILIKE ? THEN 0.3 ELSE 0 END) * ${w}`;
-  return `(${col('path', 1)} + ${col('name', 0.7)})`;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
 import { prepared } from '@anvil/db';
-import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS } from '../sql';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, similaritySql } from '../sql';
 import type { ProjectRow } from './project';
 import { projectSelect } from './project-store';
 
@@ -147,8 +147,20 @@ export class ProjectsFinder {
     });
   }
 
+  /**
+   * `similarity` (GitLab's `handle_similarity_order`): with a search, the most similar first (path,
+   * name, description); without one, by name ascending.
+   */
+  private bySimilarity(q: Knex.QueryBuilder): Knex.QueryBuilder {
+    const { search, sort } = this.params;
+    if (!search) return q.orderBy('p.name', 'asc').orderBy('p.id', sort ?? 'asc');
+    const score = similaritySql(search, [['p.path', 1], ['p.name', 0.7], ['COALESCE(p.description, \'\')', 0.2]]);
+    return q.orderByRaw(`${score.sql} DESC`, score.bindings).orderBy('p.id', 'desc');
+  }
+
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
-    const by = !this.params.order_by || this.params.order_by === 'similarity' ? 'created_at' : this.params.order_by;
+    if (this.params.order_by === 'similarity') return this.bySimilarity(q);
+    const by = this.params.order_by ?? 'created_at';
     const dir = this.params.sort ?? 'desc';
     q.orderBy(`p.${by}`, dir);
     if (by !== 'id') q.orderBy('p.id', dir);
