@@ -20,8 +20,9 @@ export const NAMESPACE_ACCESS = `(SELECT m.user_id, m.source_id, m.access_level,
   WHERE im.source_type = 'Namespace')`;
 
 /**
- * The highest unexpired group level of user `?` over the namespaces in the array expression
- * `traversal` (a namespace and its ancestors); 0 when none. One indexed lookup on members.
+ * The highest unexpired group level of user `?` (a membership or a share) over the namespaces in
+ * the array expression `traversal` (a namespace and its ancestors); 0 when none. Indexed lookups
+ * on members and group links.
  */
 export function groupLevelSql(traversal: string): string {
   return `COALESCE((SELECT max(m.access_level) FROM ${NAMESPACE_ACCESS} m WHERE m.user_id = ? AND m.source_id = ANY(${traversal}) AND ${ACTIVE_MEMBER}), 0)`;
@@ -33,9 +34,9 @@ export function projectLevelSql(projectId: string): string {
 }
 
 /**
- * Ids (a subquery) of the namespaces in the subtrees of the groups user `?` is an unexpired member
- * of at `?` or above: the groups themselves and every namespace below them. One GIN lookup of
- * `traversal_ids` per membership, so it costs what the user's memberships cost, not the table.
+ * Ids (a subquery) of the namespaces in the subtrees of the groups user `?` reaches (a membership or
+ * a share) unexpired at `?` or above: the groups themselves and every namespace below them. One GIN
+ * lookup of `traversal_ids` per membership, so it costs what the user's memberships cost, not the table.
  */
 export const MEMBER_SUBTREE_IDS = `SELECT sn.id FROM ${NAMESPACE_ACCESS} m JOIN namespaces sn ON sn.traversal_ids @> ARRAY[m.source_id]
   WHERE m.user_id = ? AND m.access_level >= ? AND ${ACTIVE_MEMBER}`;
@@ -44,7 +45,7 @@ export const MEMBER_SUBTREE_IDS = `SELECT sn.id FROM ${NAMESPACE_ACCESS} m JOIN 
 const MEMBER_PROJECTS = `members m JOIN projects p ON p.id = m.source_id JOIN namespaces pn ON pn.id = p.namespace_id
   WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= 10 AND ${ACTIVE_MEMBER}`;
 
-/** User `?`'s unexpired group memberships (alias `m`, group `mg`) whose group or a subgroup holds a project. */
+/** User `?`'s unexpired group levels (memberships and shares; alias `m`, group `mg`) whose group or a subgroup holds a project. */
 const MEMBER_GROUPS_WITH_PROJECTS = `${NAMESPACE_ACCESS} m JOIN namespaces mg ON mg.id = m.source_id
   WHERE m.user_id = ? AND m.access_level >= 10 AND ${ACTIVE_MEMBER}
   AND EXISTS (SELECT 1 FROM namespaces d JOIN projects dp ON dp.namespace_id = d.id WHERE d.traversal_ids @> ARRAY[mg.id])`;
