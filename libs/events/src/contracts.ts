@@ -383,3 +383,23 @@ export interface LdapSyncRequestedV1 {
 export const LdapEvents = {
   syncRequested: 'identity.ldap_sync.requested',
 } as const;
+
+/**
+ * identity.group_link.created | identity.group_link.deleted: group `shared_group_id` was shared
+ * with (or unshared from) group `shared_with_group_id`, whose members (and its ancestors' members)
+ * reach the shared group, its subgroups and projects at the lower of their level and
+ * `group_access` until `expires_at`. Access read models recompute from these.
+ */
+export interface GroupLinkEventV1 {
+  shared_group_id: number;
+  /** The shared group's ancestors from the root down to and including it. */
+  shared_group_traversal_ids: number[];
+  shared_with_group_id: number;
+  group_access: number;
+  expires_at: string | null;
+}
+
+export const GroupLinkEvents = {
+  created: 'identity.group_link.created',
+  deleted: 'identity.group_link.deleted',
+} as const;

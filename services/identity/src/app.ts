@@ -6,6 +6,8 @@ import { groupPushRuleRoutes } from './routes/group-push-rule';
 import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
 
 import { emailsRoutes } from './routes/emails';
+
+import { groupShareRoutes } from './routes/group-share';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { ldapGroupLinksRoutes } from './routes/ldap-group-links';
@@ -30,6 +32,7 @@ export function createApp(deps: ServiceDeps): Express {
       usersRoutes(router, ictx);
       personalAccessTokensRoutes(router, ictx);
       projectsRoutes(router, ictx);
+      groupShareRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
       groupPushRuleRoutes(router, ictx);

@@ -6,11 +6,26 @@ export const TODAY_UTC = "(now() AT TIME ZONE 'utc')::date";
 export const ACTIVE_MEMBER = `(m.expires_at IS NULL OR m.expires_at > ${TODAY_UTC})`;
 
 /**
- * The highest unexpired group level of user `?` over the namespaces in the array expression
- * `traversal` (a namespace and its ancestors); 0 when none. One indexed lookup on members.
+ * Every way a user holds a level on a group (a derived table with `user_id`, `source_id`,
+ * `access_level`, `expires_at`; alias it `m`): direct group memberships, and memberships of a
+ * group the group is shared with (GitLab's group links; members of the invited group and of its
+ * ancestors) at the lower of the member's level and the share's `group_access`, until the earlier
+ * of both expiry dates (`LEAST` skips nulls). Shares do not chain. A `m.user_id = ?` outside is
+ * pushed into both branches, so each reads the members index.
+ */
+export const NAMESPACE_ACCESS = `(SELECT m.user_id, m.source_id, m.access_level, m.expires_at FROM members m WHERE m.source_type = 'Namespace'
+  UNION ALL
+  SELECT im.user_id, l.shared_group_id, LEAST(im.access_level, l.group_access), LEAST(im.expires_at, l.expires_at)
+  FROM members im JOIN namespaces ig ON ig.traversal_ids @> ARRAY[im.source_id] JOIN group_group_links l ON l.shared_with_group_id = ig.id
+  WHERE im.source_type = 'Namespace')`;
+
+/**
+ * The highest unexpired group level of user `?` (a membership or a share) over the namespaces in
+ * the array expression `traversal` (a namespace and its ancestors); 0 when none. Indexed lookups
+ * on members and group links.
  */
 export function groupLevelSql(traversal: string): string {
-  return `COALESCE((SELECT max(m.access_level) FROM members m WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.source_id = ANY(${traversal}) AND ${ACTIVE_MEMBER}), 0)`;
+  return `COALESCE((SELECT max(m.access_level) FROM ${NAMESPACE_ACCESS} m WHERE m.user_id = ? AND m.source_id = ANY(${traversal}) AND ${ACTIVE_MEMBER}), 0)`;
 }
 
 /** User `?`'s direct unexpired level on the project whose id is the expression `projectId`; 0 when none. */
@@ -19,20 +34,20 @@ export function projectLevelSql(projectId: string): string {
 }
 
 /**
- * Ids (a subquery) of the namespaces in the subtrees of the groups user `?` is an unexpired member
- * of at `?` or above: the groups themselves and every namespace below them. One GIN lookup of
- * `traversal_ids` per membership, so it costs what the user's memberships cost, not the table.
+ * Ids (a subquery) of the namespaces in the subtrees of the groups user `?` reaches (a membership or
+ * a share) unexpired at `?` or above: the groups themselves and every namespace below them. One GIN
+ * lookup of `traversal_ids` per membership, so it costs what the user's memberships cost, not the table.
  */
-export const MEMBER_SUBTREE_IDS = `SELECT sn.id FROM members m JOIN namespaces sn ON sn.traversal_ids @> ARRAY[m.source_id]
-  WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.access_level >= ? AND ${ACTIVE_MEMBER}`;
+export const MEMBER_SUBTREE_IDS = `SELECT sn.id FROM ${NAMESPACE_ACCESS} m JOIN namespaces sn ON sn.traversal_ids @> ARRAY[m.source_id]
+  WHERE m.user_id = ? AND m.access_level >= ? AND ${ACTIVE_MEMBER}`;
 
 /** User `?`'s unexpired project memberships (alias `m`) joined with the project (`p`) and its namespace (`pn`). */
 const MEMBER_PROJECTS = `members m JOIN projects p ON p.id = m.source_id JOIN namespaces pn ON pn.id = p.namespace_id
   WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= 10 AND ${ACTIVE_MEMBER}`;
 
-/** User `?`'s unexpired group memberships (alias `m`, group `mg`) whose group or a subgroup holds a project. */
-const MEMBER_GROUPS_WITH_PROJECTS = `members m JOIN namespaces mg ON mg.id = m.source_id
-  WHERE m.user_id = ? AND m.source_type = 'Namespace' AND m.access_level >= 10 AND ${ACTIVE_MEMBER}
+/** User `?`'s unexpired group levels (memberships and shares; alias `m`, group `mg`) whose group or a subgroup holds a project. */
+const MEMBER_GROUPS_WITH_PROJECTS = `${NAMESPACE_ACCESS} m JOIN namespaces mg ON mg.id = m.source_id
+  WHERE m.user_id = ? AND m.access_level >= 10 AND ${ACTIVE_MEMBER}
   AND EXISTS (SELECT 1 FROM namespaces d JOIN projects dp ON dp.namespace_id = d.id WHERE d.traversal_ids @> ARRAY[mg.id])`;
 
 /**
@@ -63,6 +78,16 @@ export function likeEscape(s: string): string {
 /** A `%term%` ILIKE pattern. */
 export function contains(s: string): string {
   return `%${likeEscape(s)}%`;
+}
+
+/**
+ * GitLab's similarity score of rows to a search term (`Gitlab::Database::SimilarityScore`): per
+ * column an exact match scores 1, a prefix 0.5, a substring 0.3, times the column's weight; summed.
+ */
+export function similaritySql(search: string, columns: [string, number][]): { sql: string; bindings: string[] } {
+  const terms = [search, `${likeEscape(search)}%`, contains(search)];
+  const parts = columns.map(([c, w]) => `(CASE WHEN lower(${c}) = lower(?) THEN 1 WHEN ${c} ILIKE ? THEN 0.5 WHEN ${c} ILIKE ? THEN 0.3 ELSE 0 END) * ${w}`);
+  return { sql: `(${parts.join(' + ')})`, bindings: columns.flatMap(() => terms) };
 }
 
 /** `YYYY-MM-DD` of a Postgres `date` (node-pg parses it as local midnight) or null. */

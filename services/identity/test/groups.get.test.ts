@@ -99,3 +99,86 @@ describe('GET /groups/:id/projects', () => {
     expect(all.body.map((p: { path: string }) => p.path)).toEqual(['deeper', 'inside']);
   });
 });
+
+describe('GET /groups list parameters', () => {
+  let k: string;
+  let alpha: { id: number }, beta: { id: number }, gamma: { id: number }, exact: { id: number };
+  beforeAll(async () => {
+    k = unique('kl');
+    alpha = await makeGroup(svc, owner, { path: `${k}-alpha`, name: `${k} Alpha`, visibility: 'public' });
+    beta = await makeGroup(svc, owner, { path: `${k}-beta`, name: `${k} Beta`, visibility: 'public' });
+    gamma = await makeGroup(svc, owner, { path: `${k}-gamma`, name: `${k} Gamma`, visibility: 'public' });
+    exact = await makeGroup(svc, owner, { path: k, name: `zz ${k}`, visibility: 'public' });
+  });
+
+  describe('as an administrator', () => {
+    it('adds statistics with statistics=true', async () => {
+      const res = await svc.as({ user: await rootActor(svc) }).get(`/api/v4/groups?search=${k}-alpha&statistics=true`).expect(200);
+      expect(res.body[0].statistics).toEqual({ storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0 });
+    });
+  });
+
+  describe('as a signed-in user', () => {
+    it('ignores statistics for non-administrators', async () => {
+      const res = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}-alpha&statistics=true`).expect(200);
+      expect('statistics' in res.body[0]).toBe(false);
+    });
+
+    it('skips skip_groups[] and orders by path, id or name in either direction', async () => {
+      const skipped = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}-&skip_groups[]=${beta.id}`).expect(200);
+      expect(ids(skipped.body)).toEqual([alpha.id, gamma.id]);
+      const desc = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}-&order_by=path&sort=desc`).expect(200);
+      expect(ids(desc.body)).toEqual([gamma.id, beta.id, alpha.id]);
+      const byId = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}&order_by=id&sort=desc`).expect(200);
+      expect(ids(byId.body)).toEqual([exact.id, gamma.id, beta.id, alpha.id]);
+    });
+
+    it('puts the most similar first with order_by=similarity and a search', async () => {
+      const res = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}&order_by=similarity`).expect(200);
+      expect(ids(res.body)[0]).toBe(exact.id);
+      const byName = await svc.as({ user: owner }).get(`/api/v4/groups?search=${k}&order_by=name`).expect(200);
+      expect(ids(byName.body)).toEqual([alpha.id, beta.id, gamma.id, exact.id]);
+    });
+
+    it('rejects an unknown min_access_level or order_by with 400', async () => {
+      expect((await svc.as({ user: owner }).get('/api/v4/groups?min_access_level=7').expect(400)).body).toEqual({ error: 'min_access_level does not have a valid value' });
+      expect((await svc.as({ user: owner }).get('/api/v4/groups?order_by=created_at').expect(400)).body).toEqual({ error: 'order_by does not have a valid value' });
+    });
+  });
+
+  describe('as an anonymous caller', () => {
+    it('pages by keyset: a next link with a cursor, no totals, until the last page', async () => {
+      const first = await svc.as({ user: null }).get(`/api/v4/groups?search=${k}-&pagination=keyset&per_page=2`).expect(200);
+      expect(ids(first.body)).toEqual([alpha.id, beta.id]);
+      expect(first.headers['x-total']).toBeUndefined();
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.link)?.[1] as string;
+      expect(next).toContain('cursor=');
+      const second = await svc.as({ user: null }).get(new URL(next).pathname + new URL(next).search).expect(200);
+      expect(ids(second.body)).toEqual([gamma.id]);
+      expect(second.headers.link).toBeUndefined();
+    });
+
+    it('answers 405 for offset pages beyond the offset limit (signed-in callers are not limited)', async () => {
+      const res = await svc.as({ user: null }).get('/api/v4/groups?page=501&per_page=100').expect(405);
+      expect(res.body).toEqual({ message: 'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Group. Remaining records can be retrieved using keyset pagination.' });
+      expect((await svc.as({ user: owner }).get('/api/v4/groups?page=501&per_page=100').expect(200)).body).toEqual([]);
+    });
+
+    it('answers 405 for keyset pages in another order', async () => {
+      const res = await svc.as({ user: null }).get('/api/v4/groups?pagination=keyset&order_by=id').expect(405);
+      expect(res.body).toEqual({ message: 'Keyset pagination is not yet available for this type of request' });
+    });
+  });
+});
+
+describe('GET /groups/:id/descendant_groups and subgroups with list parameters', () => {
+  it('searches, skips and orders the groups below', async () => {
+    const sub2 = await makeGroup(svc, owner, { path: `${tag}-d-sub2`, name: `${tag}-d-sub2`, parent_id: subG.id });
+    const all = await svc.as({ user: owner }).get(`/api/v4/groups/${privG.id}/descendant_groups?order_by=id&sort=desc`).expect(200);
+    expect(ids(all.body)).toEqual([sub2.id, subG.id]);
+    const skipped = await svc.as({ user: owner }).get(`/api/v4/groups/${privG.id}/descendant_groups?skip_groups=${subG.id}&search=sub`).expect(200);
+    expect(ids(skipped.body)).toEqual([sub2.id]);
+    const anon = await svc.as({ user: null }).get(`/api/v4/groups/${pubG.id}/subgroups`).expect(200);
+    expect(anon.body).toEqual([]);
+  });
+});

@@ -1,9 +1,15 @@
 import { iso } from '../sql';
 import type { Group } from '../groups/group-store';
+import type { InvitedGroup } from '../groups/group-link-store';
 import { namespaceWebUrl } from './namespace';
 
-/** `Group`: the group entity of lists and of create/update answers. */
-export function toGroupEntity(g: Group, base: string) {
+const STATISTICS = { storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0 };
+
+/**
+ * `Group`: the group entity of lists and of create/update answers; `statistics` (storage sizes,
+ * all 0: groups here hold no repositories, packages or uploads) when asked by an administrator.
+ */
+export function toGroupEntity(g: Group, base: string, opts: { statistics?: boolean } = {}) {
   const s = g.settings;
   return {
     id: g.id,
@@ -39,14 +45,23 @@ export function toGroupEntity(g: Group, base: string) {
     shared_runners_setting: 'enabled',
     max_artifacts_size: null,
     marked_for_deletion_on: null,
+    ...(opts.statistics ? { statistics: { ...STATISTICS } } : {}),
   };
 }
 
-/** `GroupDetail`: `Group` plus sharing info and (unless `with_projects=false`) its projects. */
-export function toGroupDetail(g: Group, base: string, projects: unknown[] | null) {
+/** `SharedGroupWithGroup`: one entry of `shared_with_groups`. */
+export function toSharedWithGroup(l: InvitedGroup) {
+  return { group_id: l.group.id, group_name: l.group.name, group_full_path: l.group.fullPath, group_access_level: l.groupAccess, expires_at: l.expiresAt };
+}
+
+/**
+ * `GroupDetail`: `Group` plus the groups it is shared with (those the caller may read) and,
+ * unless `with_projects=false`, its projects and the projects shared with it.
+ */
+export function toGroupDetail(g: Group, base: string, projects: unknown[] | null, sharedWith: InvitedGroup[] = []) {
   return {
     ...toGroupEntity(g, base),
-    shared_with_groups: [] as unknown[],
+    shared_with_groups: sharedWith.map(toSharedWithGroup),
     ...(g.parentId === null ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
     ...(projects ? { projects, shared_projects: [] as unknown[] } : {}),
   };

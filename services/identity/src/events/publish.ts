@@ -1,4 +1,4 @@
-import { emit, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import { emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, IdentityEvents, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
 import type { Project } from '../projects/project';
@@ -49,6 +49,11 @@ export function membershipEventData(m: Pick<Member, 'sourceType' | 'sourceId' | 
   return { source_type: m.sourceType, source_id: m.sourceId, user_id: m.user.id, access_level: m.accessLevel, expires_at: m.expiresAt };
 }
 
+/** The contract data of a group link event. */
+export function groupLinkEventData(l: { sharedGroupId: number; sharedGroupTraversalIds: number[]; sharedWithGroupId: number; groupAccess: number; expiresAt: string | null }): GroupLinkEventV1 {
+  return { shared_group_id: l.sharedGroupId, shared_group_traversal_ids: l.sharedGroupTraversalIds, shared_with_group_id: l.sharedWithGroupId, group_access: l.groupAccess, expires_at: l.expiresAt };
+}
+
 /** The contract data of a token event. */
 export function tokenEventData(t: { id: number; userId: number }): TokenEventV1 {
   return { id: t.id, user_id: t.userId };
@@ -70,6 +75,7 @@ export const publish = {
   group: (trx: Db, verb: Verb, g: Namespace) => emit(trx, PRODUCER, TYPES.group[verb], groupEventData(g)),
   project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
+  groupLink: (trx: Db, verb: 'created' | 'deleted', l: GroupLinkEventV1) => emit(trx, PRODUCER, GroupLinkEvents[verb], l),
   tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
   pushRule: (trx: Db, verb: Verb, r: PushRule, actorId: number) => emit<PushRuleEventV1>(trx, PRODUCER, PushRuleEvents[verb], { id: r.id, group_id: r.groupId, actor_id: actorId }),
   samlGroupLink: (trx: Db, verb: 'created' | 'deleted', l: SamlGroupLink, actorId: number) =>

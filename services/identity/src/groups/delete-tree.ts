@@ -1,4 +1,5 @@
-import { publish } from '../events/publish';
+import { groupLinkEventData, publish } from '../events/publish';
+import { groupLinkStore } from './group-link-store';
 import { memberStore } from '../members/member-store';
 import { NamespaceRow, toNamespace } from '../namespaces/namespace';
 import { namespaceSelect, namespaceStore } from '../namespaces/namespace-store';
@@ -16,8 +17,8 @@ export async function deleteProjects(trx: Db, publicUrl: string, projects: Proje
 }
 
 /**
- * Deletes a namespace, its descendants, their projects and all their memberships (the caller's
- * transaction), writing a deleted event for each, deepest groups last-in-first-out.
+ * Deletes a namespace, its descendants, their projects, all their memberships and the shares from
+ * or to its groups (the caller's transaction), writing a deleted event for each, deepest groups last-in-first-out.
  */
 export async function deleteNamespaceTree(trx: Db, publicUrl: string, namespaceId: number): Promise<void> {
   const ids = await namespaceStore.selfAndDescendantIds(trx, namespaceId);
@@ -25,7 +26,9 @@ export async function deleteNamespaceTree(trx: Db, publicUrl: string, namespaceI
   const groups = ((await namespaceSelect(trx).whereIn('namespaces.id', ids).orderByRaw('cardinality(namespaces.traversal_ids) DESC, namespaces.id')) as NamespaceRow[]).map(toNamespace);
   await deleteProjects(trx, publicUrl, projects);
   const members = await memberStore.deleteForSources(trx, 'Namespace', ids);
+  const links = await groupLinkStore.deleteForGroups(trx, ids);
   await trx('namespaces').where('id', namespaceId).delete();
+  for (const l of links) await publish.groupLink(trx, 'deleted', groupLinkEventData(l));
   for (const m of members) await publish.membership(trx, 'deleted', m);
   for (const g of groups) if (g.kind === 'group') await publish.group(trx, 'deleted', g);
 }

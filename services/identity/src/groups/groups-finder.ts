@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { contains, Db, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
+import { contains, Db, similaritySql, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
 import { groupSelect } from './group-store';
 
 /** `GET /groups` and `GET /groups/:id/subgroups` filters. */
@@ -79,10 +79,15 @@ export class GroupsFinder {
   }
 
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
-    const by = this.params.order_by === 'similarity' || !this.params.order_by ? 'name' : this.params.order_by;
-    const dir = this.params.sort ?? 'asc';
-    q.orderBy(`namespaces.${by}`, dir);
-    if (by !== 'id') q.orderBy('namespaces.id', dir);
+    const { order_by, sort, search } = this.params;
+    if (order_by === 'similarity' && search) {
+      const score = similaritySql(search, [['namespaces.path', 1], ['namespaces.name', 0.7]]);
+      q.orderByRaw(`${score.sql} DESC`, score.bindings);
+      return q.orderBy('namespaces.parent_id', 'desc').orderBy('namespaces.id', 'asc');
+    }
+    const by = order_by === 'similarity' || !order_by ? 'name' : order_by;
+    q.orderBy(`namespaces.${by}`, sort ?? 'asc');
+    if (by !== 'id') q.orderBy('namespaces.id', 'asc');
     return q;
   }
 }

@@ -2,9 +2,22 @@ import type { Knex } from 'knex';
 import { ACTIVE_MEMBER, Db } from '../sql';
 import { Member, MemberRow, SourceType, toMember } from './member';
 
-/** Members (alias `m`) joined with their user and creator. */
-export function memberSelect(db: Db): Knex.QueryBuilder {
-  return db('members as m')
+const MEMBER_COLUMNS = 'id, source_type, source_id, user_id, access_level, expires_at, created_by_id, created_at, updated_at';
+
+/**
+ * `members` plus, as group memberships of the shared group, the memberships of every group it is
+ * shared with (and of that group's ancestors) at the lower of the two levels and the earlier expiry:
+ * what GitLab's "all members" lists add as members shared from other groups.
+ */
+const MEMBERS_WITH_SHARES = `(SELECT ${MEMBER_COLUMNS} FROM members
+  UNION ALL
+  SELECT im.id, 'Namespace', l.shared_group_id, im.user_id, LEAST(im.access_level, l.group_access), LEAST(im.expires_at, l.expires_at), im.created_by_id, im.created_at, im.updated_at
+  FROM group_group_links l JOIN namespaces ig ON ig.id = l.shared_with_group_id JOIN members im ON im.source_type = 'Namespace' AND im.source_id = ANY(ig.traversal_ids))`;
+
+/** Members (alias `m`) joined with their user and creator; `withShares` adds members through group shares. */
+export function memberSelect(db: Db, withShares = false): Knex.QueryBuilder {
+  const from: Knex.QueryBuilder = withShares ? db.from(db.raw(`${MEMBERS_WITH_SHARES} AS m`)) : db('members as m');
+  return from
     .join('users as u', 'u.id', 'm.user_id')
     .leftJoin('users as c', 'c.id', 'm.created_by_id')
     .select('m.*', 'u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'c.username as c_username', 'c.name as c_name', 'c.state as c_state');
@@ -24,11 +37,11 @@ export const memberStore = {
   },
 
   /**
-   * Direct and inherited unexpired members: one row per user, the highest level wins (a direct
-   * membership wins a tie). Ordered by membership id.
+   * Direct, inherited and shared (through group shares) unexpired members: one row per user, the
+   * highest level wins (a direct membership wins a tie). Ordered by membership id.
    */
   inherited(db: Db, sources: MemberSources): Knex.QueryBuilder {
-    const inner = memberSelect(db)
+    const inner = memberSelect(db, sources.namespaceIds.length > 0)
       .where((q) => {
         if (sources.projectId) q.orWhere((w) => w.where({ 'm.source_type': 'Project', 'm.source_id': sources.projectId }));
         if (sources.namespaceIds.length) q.orWhere((w) => w.where('m.source_type', 'Namespace').whereIn('m.source_id', sources.namespaceIds));

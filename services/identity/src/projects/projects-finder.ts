@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
 import { prepared } from '@anvil/db';
-import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS } from '../sql';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, similaritySql } from '../sql';
 import type { ProjectRow } from './project';
 import { projectSelect } from './project-store';
 
@@ -19,6 +19,9 @@ export interface ProjectsParams {
   last_activity_after?: Date;
   last_activity_before?: Date;
   topic?: string[];
+  starred?: boolean;
+  with_issues_enabled?: boolean;
+  with_merge_requests_enabled?: boolean;
   order_by?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'similarity' | 'star_count';
   sort?: 'asc' | 'desc';
 }
@@ -28,6 +31,9 @@ export interface GroupScopeFilter {
   groupId: number;
   includeSubgroups: boolean;
 }
+
+/** The level a private project feature needs (GitLab's `ProjectFeature.required_minimum_access_level`). */
+const FEATURE_MIN_LEVEL = { issues_access_level: 10, merge_requests_access_level: 20 } as const;
 
 const directProjectIds = (level: number) => `p.id = ANY(ARRAY(SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ${Number(level)} AND ${ACTIVE_MEMBER}))`;
 
@@ -59,6 +65,7 @@ export class ProjectsFinder {
     this.byGroup(q);
     this.byMembership(q);
     this.byAttributes(q);
+    this.byFeatures(q);
     this.bySearch(q);
     return this.ordered(q);
   }
@@ -108,6 +115,29 @@ export class ProjectsFinder {
     if (topic?.length) q.whereRaw('p.topics @> ?::text[]', [topic]);
   }
 
+  /**
+   * `starred`: no one has starred a project here, so a signed-in caller gets none (ignored for
+   * anonymous callers, as GitLab does). `with_issues_enabled` / `with_merge_requests_enabled`: the
+   * feature is enabled or public, or private and the caller a member of at least the feature's
+   * minimum level (GitLab's `with_feature_available_for_user`).
+   */
+  private byFeatures(q: Knex.QueryBuilder) {
+    const a = this.actor;
+    if (this.params.starred && a) q.whereRaw('false');
+    if (this.params.with_issues_enabled) this.featureAvailable(q, 'issues_access_level');
+    if (this.params.with_merge_requests_enabled) this.featureAvailable(q, 'merge_requests_access_level');
+  }
+
+  private featureAvailable(q: Knex.QueryBuilder, feature: 'issues_access_level' | 'merge_requests_access_level') {
+    const level = `COALESCE(p.settings->>'${feature}', 'enabled')`;
+    const a = this.actor;
+    if (a?.admin) return void q.whereRaw(`${level} <> 'disabled'`);
+    q.where((w) => {
+      w.whereRaw(`${level} IN ('enabled', 'public')`);
+      if (a) w.orWhere((m) => m.whereRaw(`${level} = 'private'`).where((x) => this.memberOf(x, FEATURE_MIN_LEVEL[feature])));
+    });
+  }
+
   private bySearch(q: Knex.QueryBuilder) {
     const s = this.params.search;
     if (!s) return;
@@ -117,8 +147,20 @@ export class ProjectsFinder {
     });
   }
 
+  /**
+   * `similarity` (GitLab's `handle_similarity_order`): with a search, the most similar first (path,
+   * name, description); without one, by name ascending.
+   */
+  private bySimilarity(q: Knex.QueryBuilder): Knex.QueryBuilder {
+    const { search, sort } = this.params;
+    if (!search) return q.orderBy('p.name', 'asc').orderBy('p.id', sort ?? 'asc');
+    const score = similaritySql(search, [['p.path', 1], ['p.name', 0.7], ['COALESCE(p.description, \'\')', 0.2]]);
+    return q.orderByRaw(`${score.sql} DESC`, score.bindings).orderBy('p.id', 'desc');
+  }
+
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
-    const by = !this.params.order_by || this.params.order_by === 'similarity' ? 'created_at' : this.params.order_by;
+    if (this.params.order_by === 'similarity') return this.bySimilarity(q);
+    const by = this.params.order_by ?? 'created_at';
     const dir = this.params.sort ?? 'desc';
     q.orderBy(`p.${by}`, dir);
     if (by !== 'id') q.orderBy('p.id', dir);

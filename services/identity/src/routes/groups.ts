@@ -2,17 +2,18 @@ import type { Router } from 'express';
 import type { Actor } from '@anvil/auth';
 import { ctx, ForbiddenError, p, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
-import { toGroupDetail, toGroupEntity } from '../entities/group';
+import { toGroupDetail } from '../entities/group';
 import { toBasicProjectDetails, toProjectEntity } from '../entities/project';
 import { createGroup, deleteGroup, GroupInput, subgroupCreationLevel, updateGroup } from '../groups/group-service';
-import { Group, groupStore, toGroup } from '../groups/group-store';
-import { GroupsFinder } from '../groups/groups-finder';
-import type { GroupSettings, NamespaceRow } from '../namespaces/namespace';
+import { visibleInvitedGroups } from '../groups/group-share-service';
+import { Group, groupStore } from '../groups/group-store';
+import type { GroupSettings } from '../namespaces/namespace';
 import { Level, requireLevel, requireUser, visibleOr404 } from '../policy';
 import { Project, ProjectRow, toProject } from '../projects/project';
 import { ProjectsFinder } from '../projects/projects-finder';
 import { userStore } from '../users/user-store';
 import { defined } from './helpers';
+import { listGroups } from './group-list';
 import { loadGroup } from './loaders';
 import { projectListParams } from './projects';
 
@@ -35,20 +36,6 @@ const settingParams = {
 const attributes = { name: p.string(), path: p.string(), description: p.string(), visibility: p.enum(VISIBILITY), ...settingParams };
 const createParams = params({ ...attributes, name: p.string().required(), path: p.string().required(), parent_id: p.integer() });
 const updateParams = params(attributes);
-const listShape = {
-  all_available: p.boolean(),
-  search: p.string(),
-  owned: p.boolean(),
-  min_access_level: p.integer().where((n) => [5, 10, 15, 20, 30, 40, 50].includes(n)),
-  top_level_only: p.boolean(),
-  visibility: p.enum(VISIBILITY),
-  skip_groups: p.array(p.integer()),
-  order_by: p.enum(['name', 'path', 'id', 'similarity'] as const),
-  sort: p.enum(['asc', 'desc'] as const),
-  statistics: p.boolean(),
-  with_custom_attributes: p.boolean(),
-};
-const listParams = params(listShape);
 const showParams = params({ with_projects: p.boolean().default(true), with_custom_attributes: p.boolean() });
 const projectsParams = params({ ...projectListParams, include_subgroups: p.boolean(), with_shared: p.boolean(), include_ancestor_groups: p.boolean() });
 
@@ -88,12 +75,7 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   });
 
   // GET /groups
-  router.get('/groups', async (req, res) => {
-    const c = ctx(req);
-    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req)).execute());
-    res.set(headers);
-    res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
-  });
+  router.get('/groups', (req, res) => listGroups(ictx, req, res));
 
   // GET /groups/:id
   router.get('/groups/:id', async (req, res) => {
@@ -101,7 +83,7 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
     const group = await loadGroup(ictx, req);
     const { with_projects } = showParams.parse(req);
     const projects = with_projects ? (await groupProjects(ictx, c.user, group)).map((p) => toProjectEntity(p, c.base)) : null;
-    res.json(toGroupDetail(group, c.base, projects));
+    res.json(toGroupDetail(group, c.base, projects, await visibleInvitedGroups(ictx, c.user, group)));
   });
 
   // PUT /groups/:id
@@ -110,7 +92,7 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
     const group = await loadGroup(ictx, req);
     requireLevel(c.user, group.accessLevel, Level.OWNER);
     const updated = await updateGroup(ictx, requireUser(c.user), group, groupInput(updateParams.parse(req)));
-    res.json(toGroupDetail(updated, c.base, null));
+    res.json(toGroupDetail(updated, c.base, null, await visibleInvitedGroups(ictx, c.user, updated)));
   });
 
   // DELETE /groups/:id
@@ -123,22 +105,10 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
   });
 
   // GET /groups/:id/subgroups
-  router.get('/groups/:id/subgroups', async (req, res) => {
-    const c = ctx(req);
-    const group = await loadGroup(ictx, req);
-    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id }).execute());
-    res.set(headers);
-    res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
-  });
+  router.get('/groups/:id/subgroups', async (req, res) => listGroups(ictx, req, res, { id: (await loadGroup(ictx, req)).id }));
 
   // GET /groups/:id/descendant_groups
-  router.get('/groups/:id/descendant_groups', async (req, res) => {
-    const c = ctx(req);
-    const group = await loadGroup(ictx, req);
-    const { items: rows, headers } = await paginate<NamespaceRow>(req, new GroupsFinder(ictx.db, c.user, listParams.parse(req), { id: group.id, descendants: true }).execute());
-    res.set(headers);
-    res.json(rows.map((r) => toGroupEntity(toGroup(r), c.base)));
-  });
+  router.get('/groups/:id/descendant_groups', async (req, res) => listGroups(ictx, req, res, { id: (await loadGroup(ictx, req)).id, descendants: true }));
 
   // GET /groups/:id/projects
   router.get('/groups/:id/projects', async (req, res) => {
