@@ -5,6 +5,7 @@ import * as createPersonalAccessTokens from './20261122000200_create_personal_ac
 import * as createNamespaces from './20261122000300_create_namespaces';
 import * as createProjects from './20261122000400_create_projects';
 import * as createMembers from './20261122000500_create_members';
+import * as createSettingsAndHooks from './20261125000300_create_settings_and_hooks';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   { name: '20261122000300_create_namespaces', ...createNamespaces },
   { name: '20261122000400_create_projects', ...createProjects },
   { name: '20261122000500_create_members', ...createMembers },
+  { name: '20261125000300_create_settings_and_hooks', ...createSettingsAndHooks },
 ];
