@@ -1,11 +1,13 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { IdentityContext } from './deps';
+import { groupHooksRoutes } from './routes/group-hooks';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
+import { settingsRoutes } from './routes/settings';
 import { usersRoutes } from './routes/users';
 
 /** The domain context of a running service. */
@@ -23,6 +25,8 @@ export function createApp(deps: ServiceDeps): Express {
       projectsRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
+      settingsRoutes(router, ictx);
+      groupHooksRoutes(router, ictx);
     },
     internal: (router) => internalRoutes(router, ictx),
   });
