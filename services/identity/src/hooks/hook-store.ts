@@ -28,6 +28,12 @@ export const hookStore = {
     return row ? toHook(row) : null;
   },
 
+  /** One hook by id, whatever its group. */
+  async findById(db: Db, id: number): Promise<Hook | null> {
+    const row = (await db('web_hooks').where({ id }).first()) as HookRow | undefined;
+    return row ? toHook(row) : null;
+  },
+
   /** One hook by id, locked for the rest of the transaction (delivery outcome updates). */
   async lock(trx: Db, id: number): Promise<Hook | null> {
     const row = (await trx('web_hooks').where({ id }).forUpdate().first()) as HookRow | undefined;
