@@ -61,7 +61,7 @@ describe('group hooks end to end', () => {
     const sub = await admin.post('/groups', { name: 'Team', path: 'team', parent_id: group.body.id });
     const project = await admin.post('/projects', { name: 'Site', path: 'site', namespace_id: sub.body.id });
     expect(project.status).toBe(201);
-    const hook = await admin.post(`/groups/${group.body.id}/hooks`, { url: receiver.url, token: 'hook-secret', issues_events: true, push_events: false });
+    const hook = await admin.post(`/groups/${group.body.id}/hooks`, { url: receiver.url, token: 'hook-secret', issues_events: true, note_events: true, push_events: false });
     expect(hook.status).toBe(201);
     expect(hook.body).toMatchObject({ url: receiver.url, issues_events: true, group_id: group.body.id, alert_status: 'executable' });
     expect(hook.body).not.toHaveProperty('token');
@@ -89,11 +89,22 @@ describe('group hooks end to end', () => {
       object_attributes: { id: issue.body.id, iid: issue.body.iid, title: 'Hook me', action: 'open', state: 'opened', project_id: project.body.id },
     });
 
+    const note = await admin.post(`/projects/${project.body.id}/issues/${issue.body.iid}/notes`, { body: 'Looks good' });
+    expect(note.status).toBe(201);
+    const noted = await eventually(async () => receiver.received.find((r) => r.headers['x-gitlab-event'] === 'Note Hook'));
+    expect(noted.body).toMatchObject({
+      object_kind: 'note',
+      event_type: 'note',
+      project_id: project.body.id,
+      object_attributes: { id: note.body.id, note: 'Looks good', noteable_type: 'Issue', action: 'create' },
+      issue: { id: issue.body.id, iid: issue.body.iid },
+    });
+
     const log = await eventually(async () => {
       const r = await admin.get(`/groups/${group.body.id}/hooks/${hook.body.id}/events`);
       return r.body.length ? r.body : undefined;
     });
-    expect(log[0]).toMatchObject({ trigger: 'issue_hooks', response_status: '200', response_body: 'thanks', request_headers: { 'X-Gitlab-Token': '[REDACTED]' } });
+    expect(log.find((l: { trigger: string }) => l.trigger === 'issue_hooks')).toMatchObject({ response_status: '200', response_body: 'thanks', request_headers: { 'X-Gitlab-Token': '[REDACTED]' } });
   }, 60_000);
 
   it('refuses hooks to loopback, cloud metadata and IPv4-mapped addresses while local requests are forbidden', async () => {
