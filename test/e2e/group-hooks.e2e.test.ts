@@ -47,7 +47,7 @@ describe('group hooks end to end', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    fleet = await startFleet({ services: ['identity', 'work-items'], env: { HOOK_DELIVERY_POLL_MS: '100' } });
+    fleet = await startFleet({ services: ['identity', 'work-items'] });
   }, 120_000);
   afterAll(async () => {
     await fleet?.stop();

@@ -1,4 +1,4 @@
-import { int, str, type Schema } from '@anvil/config';
+import { bool, int, str, type Schema } from '@anvil/config';
 
 /** Env vars the identity service reads beyond the shared `serviceSchema`. */
 export const configSchema = {
@@ -8,8 +8,10 @@ export const configSchema = {
   ADMIN_PASSWORD: str(null),
   /** Initial instance settings (a JSON object of GitLab's names), stored on first start only; the API changes them after. */
   APPLICATION_SETTINGS: str(null),
-  /** How often the web hook delivery worker looks for due deliveries (ms). */
-  HOOK_DELIVERY_POLL_MS: int(500, 10),
+  /** Whether this instance delivers web hooks (queued deliveries wait for an instance that does). */
+  HOOK_DELIVERY_WORKER: bool(true),
+  /** The longest the delivery worker sleeps while deliveries are pending (ms). */
+  HOOK_DELIVERY_POLL_MS: int(10_000, 10),
 } satisfies Schema;
 
 /** The identity service's own settings. */
@@ -17,5 +19,6 @@ export interface IdentityConfig {
   ADMIN_TOKEN?: string;
   ADMIN_PASSWORD?: string;
   APPLICATION_SETTINGS?: string;
+  HOOK_DELIVERY_WORKER: boolean;
   HOOK_DELIVERY_POLL_MS: number;
 }

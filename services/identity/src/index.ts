@@ -2,12 +2,23 @@ import type { ServiceDefinition, ServiceDeps } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp, identityContext } from './app';
 import { configSchema, IdentityConfig } from './config';
-import { startDeliveryWorker } from './hooks/delivery-worker';
+import { DeliveryWorker } from './hooks/delivery-worker';
 import { hooksConsumer } from './hooks/hook-consumer';
 import { settingsStore } from './settings/application-settings';
 import { bootstrapAdmin } from './users/bootstrap';
 
-const workers = new WeakMap<ServiceDeps, { stop(): Promise<void> }>();
+const workers = new WeakMap<ServiceDeps, DeliveryWorker>();
+
+/** The hook delivery worker of a running service (one per service instance). */
+function workerOf(deps: ServiceDeps): DeliveryWorker {
+  let worker = workers.get(deps);
+  if (!worker) {
+    const config = deps.config as typeof deps.config & IdentityConfig;
+    worker = new DeliveryWorker(deps.db, identityContext(deps).publicUrl, deps.log, config.HOOK_DELIVERY_POLL_MS);
+    workers.set(deps, worker);
+  }
+  return worker;
+}
 
 /**
  * The identity service, as the runtime boots it: ensures the administrator and the instance
@@ -19,12 +30,12 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [hooksConsumer(deps, identityContext(deps).publicUrl)],
+  consumers: (deps) => [hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps))],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;
     await bootstrapAdmin(identityContext(deps), { adminToken: config.ADMIN_TOKEN, adminPassword: config.ADMIN_PASSWORD });
     await settingsStore.ensure(deps.db, config.APPLICATION_SETTINGS ? (JSON.parse(config.APPLICATION_SETTINGS) as Record<string, unknown>) : {});
-    workers.set(deps, startDeliveryWorker(deps.db, identityContext(deps).publicUrl, deps.log, config.HOOK_DELIVERY_POLL_MS));
+    if (config.HOOK_DELIVERY_WORKER) workerOf(deps).start();
   },
   async onStop(deps) {
     await workers.get(deps)?.stop();

@@ -190,3 +190,35 @@ describe('GET /groups/:id/hooks/:hook_id/events', () => {
     await api.get(`/api/v4/groups/${group.id}/hooks/${hook.id}/events?per_page=21`).expect(400);
   });
 });
+
+describe('PUT /groups/:id/hooks/:hook_id/url_variables/:key', () => {
+  it('sets a variable (204), refuses an illegal key or a value making the URL internal (422)', async () => {
+    const { group, api } = await ownerWithGroup();
+    const hook = (await api.post(`/api/v4/groups/${group.id}/hooks`).send({ url: 'http://93.184.216.34/{path}', url_variables: [{ key: 'path', value: 'a' }] }).expect(201)).body;
+    await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/path`).send({ value: 'b' }).expect(204);
+    expect((await svc.deps.db('web_hooks').where({ id: hook.id }).first()).url_variables).toEqual({ path: 'b' });
+    expect((await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/1bad`).send({ value: 'x' }).expect(422)).body).toEqual({ error: 'Illegal key or value' });
+    await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/path`).send({}).expect(400);
+  });
+});
+
+describe('DELETE /groups/:id/hooks/:hook_id/url_variables/:key', () => {
+  it('answers 404 for an unknown key and 422 when the URL still needs the variable', async () => {
+    const { group, api } = await ownerWithGroup();
+    const hook = (await api.post(`/api/v4/groups/${group.id}/hooks`).send({ url: 'http://93.184.216.34/{path}', url_variables: [{ key: 'path', value: 'a' }, { key: 'spare', value: 's' }] }).expect(201)).body;
+    expect((await api.delete(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/nope`).expect(404)).body).toEqual({ message: '404 URL variable Not Found' });
+    expect((await api.delete(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/path`).expect(422)).body).toEqual({ error: 'Could not unset variable' });
+    await api.delete(`/api/v4/groups/${group.id}/hooks/${hook.id}/url_variables/spare`).expect(204);
+  });
+});
+
+describe('PUT and DELETE /groups/:id/hooks/:hook_id/custom_headers/:key', () => {
+  it('sets and removes a header, 404 for an unknown one', async () => {
+    const { group, api } = await ownerWithGroup();
+    const hook = (await api.post(`/api/v4/groups/${group.id}/hooks`).send({ url: URL }).expect(201)).body;
+    await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}/custom_headers/X-Api-Key`).send({ value: 'k' }).expect(204);
+    expect((await api.get(`/api/v4/groups/${group.id}/hooks/${hook.id}`).expect(200)).body.custom_headers).toEqual([{ key: 'X-Api-Key' }]);
+    await api.delete(`/api/v4/groups/${group.id}/hooks/${hook.id}/custom_headers/X-Api-Key`).expect(204);
+    expect((await api.delete(`/api/v4/groups/${group.id}/hooks/${hook.id}/custom_headers/X-Api-Key`).expect(404)).body).toEqual({ message: '404 Custom header Not Found' });
+  });
+});

@@ -26,8 +26,8 @@ let hookUrl = '';
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  // deliveries are driven by the tests (deliverNext); the background worker only looks once an hour
-  svc = await startIdentity({ HOOK_DELIVERY_POLL_MS: '3600000', APPLICATION_SETTINGS: JSON.stringify({ allow_local_requests_from_web_hooks_and_services: true }) });
+  // deliveries are driven by the tests (deliverNext), not by a background worker
+  svc = await startIdentity({ HOOK_DELIVERY_WORKER: 'false', APPLICATION_SETTINGS: JSON.stringify({ allow_local_requests_from_web_hooks_and_services: true }) });
 });
 afterAll(async () => {
   await svc?.stop();

@@ -64,25 +64,68 @@ export async function deliverNext(db: Db, instanceUrl: string): Promise<boolean>
   return true;
 }
 
-/** A polling loop over due deliveries; `stop()` waits for the delivery in progress. */
-export function startDeliveryWorker(db: Db, instanceUrl: string, log: Logger, pollMs: number): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    try {
-      while (!stopped && (await deliverNext(db, instanceUrl)));
-    } catch (e) {
-      log.error('web hook delivery failed', { error: (e as Error).message });
+/** Milliseconds until the earliest pending delivery is due (0 when one is due now), or null when none is pending. */
+async function nextDueIn(db: Db): Promise<number | null> {
+  const row = (await db('web_hook_deliveries').min({ at: 'next_attempt_at' }).first()) as { at: Date | null } | undefined;
+  return row?.at ? Math.max(0, new Date(row.at).getTime() - Date.now()) : null;
+}
+
+/**
+ * Runs due deliveries: woken when the consumer queues some, otherwise asleep until the next retry
+ * is due (at most `maxSleepMs`, so deliveries queued by another replica are not left waiting);
+ * with nothing pending it sleeps until woken and issues no queries.
+ */
+export class DeliveryWorker {
+  private stopped = false;
+  private woken = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly instanceUrl: string,
+    private readonly log: Logger,
+    private readonly maxSleepMs: number,
+  ) {}
+
+  /** Starts the loop (once). */
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /** New deliveries are queued: look now. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops after the delivery in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.woken = false;
+      let sleep: number | null = this.maxSleepMs;
+      try {
+        while (!this.stopped && (await deliverNext(this.db, this.instanceUrl)));
+        const due = await nextDueIn(this.db);
+        sleep = due === null ? null : Math.min(due, this.maxSleepMs);
+      } catch (e) {
+        this.log.error('web hook delivery failed', { error: (e as Error).message });
+      }
+      if (this.stopped || this.woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = sleep === null ? null : setTimeout(resolve, sleep);
+        this.wakeUp = () => {
+          if (timer) clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = null;
     }
-    if (!stopped) timer = setTimeout(() => (running = tick()), pollMs);
-  };
-  running = tick();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import { HttpError } from '@anvil/http';
+import { HttpError, NotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { settingsStore } from '../settings/application-settings';
 import type { Db } from '../sql';
@@ -83,4 +83,36 @@ export async function updateHook(ictx: IdentityContext, hook: Hook, input: HookI
   if (urlChanged && input.token === undefined) changes.token = null;
   if (input.branch_filter_strategy === 'all_branches') changes.push_events_branch_filter = null;
   return hookStore.update(ictx.db, hook.id, changes);
+}
+
+/** The two key/value maps of a hook that have their own sub-routes. */
+export type HookMap = 'url_variables' | 'custom_headers';
+
+const MAPS = {
+  url_variables: { key: VARIABLE_KEY, maxValue: 100, notFound: 'URL variable', unset: 'Could not unset variable' },
+  custom_headers: { key: HEADER_KEY, maxValue: 2048, notFound: 'Custom header', unset: 'Could not unset custom header' },
+} as const;
+
+async function urlStillValid(ictx: IdentityContext, hook: Hook, variables: Record<string, string>): Promise<boolean> {
+  return (await guardHookUrl(ictx.db, hook.url, variables)).ok;
+}
+
+/** Sets one URL variable or custom header (`PUT …/url_variables/:key`); 422 `Illegal key or value`. */
+export async function setHookEntry(ictx: IdentityContext, hook: Hook, map: HookMap, key: string, value: string): Promise<void> {
+  const rule = MAPS[map];
+  const current = map === 'url_variables' ? hook.urlVariables : hook.customHeaders;
+  const next = { ...current, [key]: value };
+  const valid = rule.key.test(key) && value.length >= 1 && value.length <= rule.maxValue && Object.keys(next).length <= 20;
+  if (!valid || (map === 'url_variables' && !(await urlStillValid(ictx, hook, next)))) throw unprocessable('Illegal key or value');
+  await hookStore.update(ictx.db, hook.id, { [map]: next });
+}
+
+/** Removes one URL variable or custom header; 404 when absent, 422 when the URL needs the variable. */
+export async function unsetHookEntry(ictx: IdentityContext, hook: Hook, map: HookMap, key: string): Promise<void> {
+  const rule = MAPS[map];
+  const current = map === 'url_variables' ? hook.urlVariables : hook.customHeaders;
+  if (current[key] === undefined) throw new NotFoundError(rule.notFound);
+  const next = Object.fromEntries(Object.entries(current).filter(([k]) => k !== key));
+  if (map === 'url_variables' && !(await urlStillValid(ictx, hook, next))) throw unprocessable(rule.unset);
+  await hookStore.update(ictx.db, hook.id, { [map]: next });
 }

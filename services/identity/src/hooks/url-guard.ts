@@ -105,8 +105,19 @@ export function allowlisted(allowlist: string[], host: string, address: string, 
   });
 }
 
-/** The system resolver: every address of `host`, in the order the system gives them. */
-export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** How long a host name may take to resolve (GitLab's `Addrinfo.getaddrinfo` timeout). */
+export const RESOLVE_TIMEOUT_MS = 15_000;
+
+/** The system resolver: every address of `host`, in the order the system gives them; none after the timeout. */
+export const systemResolver: Resolver = async (host) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS)));
+  try {
+    return await Promise.race([lookup(host, { all: true, verbatim: true }).then((list) => list.map((a) => a.address)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 async function addressesOf(host: string, resolve: Resolver): Promise<string[]> {
   if (isIP(host)) return [host];

@@ -6,7 +6,7 @@ import { toWebHookLog } from '../entities/web-hook-log';
 import type { Group } from '../groups/group-store';
 import { EVENT_FLAGS, Hook, HookRow, toHook } from '../hooks/hook';
 import { HookLogRow, hookLogStore, StatusFilter } from '../hooks/hook-log-store';
-import { createHook, HookInput, updateHook } from '../hooks/hook-service';
+import { createHook, HookInput, HookMap, setHookEntry, unsetHookEntry, updateHook } from '../hooks/hook-service';
 import { hookStore } from '../hooks/hook-store';
 import { Level, requireLevel } from '../policy';
 import { defined, numericParam } from './helpers';
@@ -28,6 +28,8 @@ const attributes = {
 };
 const createParams = params({ ...attributes, url: p.string().required() });
 const updateParams = params(attributes);
+const entryParams = params({ value: p.string().required() });
+const HOOK_MAPS: HookMap[] = ['url_variables', 'custom_headers'];
 const STATUS = /^(successful|client_failure|server_failure|[1-5][0-9][0-9])$/;
 const eventsParams = params({
   status: p.array(p.string()).where((list) => list.every((s) => STATUS.test(s))),
@@ -48,7 +50,7 @@ async function loadHook(ictx: IdentityContext, req: Request, group: Group): Prom
   return hook;
 }
 
-/** Group hooks (Owners): list, read, create, change, delete, and their recent deliveries. */
+/** Group hooks (Owners): list, read, create, change, delete, their URL variables and custom headers, and recent deliveries. */
 export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
   // GET /groups/:id/hooks
   router.get('/groups/:id/hooks', async (req, res) => {
@@ -99,4 +101,20 @@ export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
     res.set(headers);
     res.json(items.map(toWebHookLog));
   });
+
+  for (const map of HOOK_MAPS) {
+    // PUT /groups/:id/hooks/:hook_id/url_variables/:key, PUT /groups/:id/hooks/:hook_id/custom_headers/:key
+    router.put(`/groups/:id/hooks/:hook_id/${map}/:key`, async (req, res) => {
+      const hook = await loadHook(ictx, req, await ownedGroup(ictx, req));
+      await setHookEntry(ictx, hook, map, String(req.params.key), entryParams.parse(req).value);
+      res.status(204).end();
+    });
+
+    // DELETE /groups/:id/hooks/:hook_id/url_variables/:key, DELETE /groups/:id/hooks/:hook_id/custom_headers/:key
+    router.delete(`/groups/:id/hooks/:hook_id/${map}/:key`, async (req, res) => {
+      const hook = await loadHook(ictx, req, await ownedGroup(ictx, req));
+      await unsetHookEntry(ictx, hook, map, String(req.params.key));
+      res.status(204).end();
+    });
+  }
 }

@@ -35,8 +35,9 @@ const SINGLE_ROW = 1;
 /** The names that are settings (unknown keys of initial values are dropped). */
 export const SETTING_NAMES = Object.keys(SETTING_DEFAULTS) as (keyof ApplicationSettings)[];
 
+/** The known settings among `input` (an absent or null value leaves the setting as it is). */
 function pick(input: Record<string, unknown>): Partial<ApplicationSettings> {
-  return Object.fromEntries(SETTING_NAMES.filter((k) => input[k] !== undefined).map((k) => [k, input[k]])) as Partial<ApplicationSettings>;
+  return Object.fromEntries(SETTING_NAMES.filter((k) => input[k] !== undefined && input[k] !== null).map((k) => [k, input[k]])) as Partial<ApplicationSettings>;
 }
 
 /** Field errors of changed values, as the model's validations word them. */
