@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterFailure } from '../src/hooks/hook';
-import { deliverNext, MAX_ATTEMPTS } from '../src/hooks/delivery-worker';
+import { deliverNext, enqueueDeliveries, MAX_ATTEMPTS } from '../src/hooks/delivery-worker';
 import { addMember, asOnGroup, Identity, makeGroup, makeProject, makeUser, startIdentity } from './helpers';
 
 interface Hit {
@@ -140,6 +140,38 @@ describe('group hook delivery', () => {
     await new Promise((r) => setTimeout(r, 300));
     await deliverAll(0);
     expect(hits).toEqual([]);
+  });
+});
+
+describe('work-items events', () => {
+  const issue = (projectId: number, confidential: boolean) => ({
+    id: 900, iid: 7, project_id: projectId, title: 'Secret', description: null, state: 'opened', confidential, issue_type: 'issue', author_id: 1,
+    assignee_ids: [], labels: ['bug'], milestone_id: null, due_date: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', closed_at: null, actor_id: 1,
+  });
+  const envelope = (type: string, data: unknown) => ({ id: `${Math.random()}`, type, occurred_at: new Date().toISOString(), producer: 'work-items', version: 1, data });
+  const queued = async (type: string, data: unknown) => svc.deps.db.transaction((trx) => enqueueDeliveries(trx, envelope(type, data), 'http://127.0.0.1:8080'));
+
+  it('sends a confidential issue only to hooks with confidential_issues_events, as Confidential Issue Hook', async () => {
+    const open = await hookedGroup({ issues_events: true });
+    const conf = await hookedGroup({ confidential_issues_events: true });
+    const p1 = await makeProject(svc, open.owner, { namespace_id: open.group.id });
+    const p2 = await makeProject(svc, conf.owner, { namespace_id: conf.group.id });
+    expect(await queued('work-items.issue.created', issue(p1.id, true))).toBe(0);
+    expect(await queued('work-items.issue.closed', issue(p2.id, true))).toBe(1);
+    while (await deliverNext(svc.deps.db, 'http://127.0.0.1:8080'));
+    expect(hits.map((h) => h.headers['x-gitlab-event'])).toEqual(['Confidential Issue Hook']);
+    expect(hits[0].body).toMatchObject({ object_kind: 'issue', event_type: 'confidential_issue', object_attributes: { action: 'close', confidential: true, labels: [{ title: 'bug' }] } });
+  });
+
+  it('sends an internal note as Confidential Note Hook and skips system notes', async () => {
+    const { owner, group } = await hookedGroup({ confidential_note_events: true, note_events: true });
+    const project = await makeProject(svc, owner, { namespace_id: group.id });
+    const note = { id: 5, noteable_type: 'Issue', noteable_id: 900, noteable_iid: 7, project_id: project.id, group_id: null, author_id: owner.id, body: 'psst', system: false, internal: true, created_at: 'x', updated_at: 'x', actor_id: owner.id };
+    expect(await queued('work-items.note.created', { ...note, system: true })).toBe(0);
+    expect(await queued('work-items.note.created', note)).toBe(1);
+    while (await deliverNext(svc.deps.db, 'http://127.0.0.1:8080'));
+    expect(hits[0].headers['x-gitlab-event']).toBe('Confidential Note Hook');
+    expect(hits[0].body).toMatchObject({ object_kind: 'note', event_type: 'confidential_note', issue: { iid: 7 }, object_attributes: { note: 'psst', action: 'create' } });
   });
 });
 
