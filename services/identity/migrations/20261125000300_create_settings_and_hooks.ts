@@ -69,6 +69,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   await knex.raw('CREATE INDEX web_hook_logs_hook_created_idx ON web_hook_logs (web_hook_id, created_at DESC)');
+  await knex.raw('CREATE INDEX web_hook_logs_created_idx ON web_hook_logs (created_at)');
 }
 
 export async function down(knex: Knex): Promise<void> {

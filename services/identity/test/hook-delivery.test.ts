@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterFailure } from '../src/hooks/hook';
+import { hookLogStore } from '../src/hooks/hook-log-store';
 import { deliverNext, enqueueDeliveries, MAX_ATTEMPTS } from '../src/hooks/delivery-worker';
 import { addMember, asOnGroup, Identity, makeGroup, makeProject, makeUser, startIdentity } from './helpers';
 
@@ -140,6 +141,16 @@ describe('group hook delivery', () => {
     await new Promise((r) => setTimeout(r, 300));
     await deliverAll(0);
     expect(hits).toEqual([]);
+  });
+});
+
+describe('delivery logs', () => {
+  it('are kept 14 days', async () => {
+    const { hook } = await hookedGroup({ subgroup_events: true });
+    const base = { web_hook_id: hook.id, trigger: 'subgroup_hooks', url: hookUrl, url_hash: 'h', response_status: '200', execution_duration: 0 };
+    await svc.deps.db('web_hook_logs').insert([{ ...base, created_at: new Date(Date.now() - 15 * 86400_000) }, { ...base, created_at: new Date(Date.now() - 13 * 86400_000) }]);
+    await hookLogStore.prune(svc.deps.db);
+    expect(await svc.deps.db('web_hook_logs').where({ web_hook_id: hook.id }).count({ n: '*' }).first()).toEqual({ n: '1' });
   });
 });
 

@@ -4,6 +4,7 @@ import type { Logger } from '@anvil/http';
 import type { Db } from '../sql';
 import { alertStatus, Hook } from './hook';
 import { hookEventOf, TRIGGERS } from './hook-events';
+import { hookLogStore } from './hook-log-store';
 import { hookStore } from './hook-store';
 import { executeDelivery } from './execute';
 
@@ -80,6 +81,7 @@ export class DeliveryWorker {
   private woken = false;
   private wakeUp: (() => void) | null = null;
   private loop: Promise<void> = Promise.resolve();
+  private prunedAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -106,12 +108,19 @@ export class DeliveryWorker {
     await this.loop;
   }
 
+  private async pruneHourly(): Promise<void> {
+    if (Date.now() - this.prunedAt < 3600_000) return;
+    this.prunedAt = Date.now();
+    await hookLogStore.prune(this.db);
+  }
+
   private async run(): Promise<void> {
     while (!this.stopped) {
       this.woken = false;
       let sleep: number | null = this.maxSleepMs;
       try {
         while (!this.stopped && (await deliverNext(this.db, this.instanceUrl)));
+        await this.pruneHourly();
         const due = await nextDueIn(this.db);
         sleep = due === null ? null : Math.min(due, this.maxSleepMs);
       } catch (e) {

@@ -20,6 +20,8 @@ export interface HookLogRow {
 
 /** `WebHookLog::MAX_RECENT_DAYS`: the API lists this many days of deliveries. */
 export const RECENT_DAYS = 7;
+/** How long delivery logs are kept (GitLab's daily partitions are kept 14 days). */
+export const RETAIN_DAYS = 14;
 
 /** Status filters of the events API: HTTP codes or the named classes. */
 export type StatusFilter = (number | 'successful' | 'client_failure' | 'server_failure')[];
@@ -42,6 +44,11 @@ export const hookLogStore = {
   recentQuery(db: Db, hookId: number, statuses?: StatusFilter): Knex.QueryBuilder {
     const q = db('web_hook_logs').where({ web_hook_id: hookId }).whereRaw(`created_at >= now() - interval '${RECENT_DAYS} days'`);
     return byStatus(q, statuses).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  },
+
+  /** Deletes logs older than the retention period. */
+  async prune(db: Db): Promise<number> {
+    return db('web_hook_logs').whereRaw(`created_at < now() - interval '${RETAIN_DAYS} days'`).delete();
   },
 
   /** Records one delivery attempt. */
