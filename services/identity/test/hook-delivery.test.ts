@@ -124,6 +124,21 @@ describe('group hook delivery', () => {
     expect(MAX_ATTEMPTS).toBe(5);
   });
 
+  it('sends the rendered custom template instead of the payload, and URL variables and custom headers', async () => {
+    const owner = await makeUser(svc);
+    const group = await makeGroup(svc, owner);
+    await (await asOnGroup(svc, owner, group.id))
+      .post(`/api/v4/groups/${group.id}/hooks`)
+      .send({
+        url: hookUrl.replace('/hook', '/{part}'), url_variables: [{ key: 'part', value: 'custom' }], custom_headers: [{ key: 'X-Extra', value: 'yes' }, { key: 'X-Gitlab-Event', value: 'spoofed' }],
+        subgroup_events: true, push_events: false, custom_webhook_template: '{"text":"{{name}} in {{parent_full_path}}","id":{{group_id}}}',
+      })
+      .expect(201);
+    const sub = await makeGroup(svc, owner, { parent_id: group.id, path: 'tmpl' });
+    await deliverAll();
+    expect(hits[0]).toMatchObject({ path: '/custom', headers: { 'x-extra': 'yes', 'x-gitlab-event': 'Subgroup Hook' }, body: { text: `tmpl in ${group.full_path}`, id: sub.id } });
+  });
+
   it('re-enables a hook on a successful delivery', async () => {
     const { owner, group, hook, api } = await hookedGroup({ subgroup_events: true });
     await svc.deps.db('web_hooks').where({ id: hook.id }).update({ recent_failures: 3 });
