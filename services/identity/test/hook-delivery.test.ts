@@ -159,6 +159,25 @@ describe('group hook delivery', () => {
   });
 });
 
+describe('POST /groups/:id/hooks/:hook_id/events/:hook_log_id/resend', () => {
+  it('sends the logged payload again with the same Idempotency-Key (201), 422 on failure or a changed URL, 404 for an unknown log', async () => {
+    const { owner, group, hook, api } = await hookedGroup({ subgroup_events: true });
+    status = 500;
+    await makeGroup(svc, owner, { parent_id: group.id, path: 'again' });
+    await deliverAll();
+    const [log] = (await api.get(`/api/v4/groups/${group.id}/hooks/${hook.id}/events`).expect(200)).body;
+    expect(log.response_status).toBe('500');
+    expect((await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(422)).body).toEqual({ message: 'status 500' });
+    status = 200;
+    expect((await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(201)).body).toEqual({ response_status: 200 });
+    expect(new Set(hits.map((h) => h.headers['idempotency-key'])).size).toBe(1);
+    expect(hits[2].body).toEqual(hits[0].body);
+    await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/999999/resend`).expect(404);
+    await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}`).send({ url: `${hookUrl}/moved` }).expect(200);
+    expect((await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(422)).body).toEqual({ message: 'The hook URL has changed, and this log entry cannot be retried' });
+  });
+});
+
 describe('delivery logs', () => {
   it('are kept 14 days', async () => {
     const { hook } = await hookedGroup({ subgroup_events: true });

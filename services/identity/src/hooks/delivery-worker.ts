@@ -56,7 +56,7 @@ async function claim(db: Db): Promise<DeliveryRow | null> {
 export async function deliverNext(db: Db, instanceUrl: string): Promise<boolean> {
   const row = await claim(db);
   if (!row) return false;
-  const result = await executeDelivery(db, { hookId: row.web_hook_id, trigger: row.trigger, payload: row.payload, idempotencyKey: row.idempotency_key, eventUuid: row.event_uuid }, instanceUrl);
+  const { result } = await executeDelivery(db, { hookId: row.web_hook_id, trigger: row.trigger, payload: row.payload, idempotencyKey: row.idempotency_key, eventUuid: row.event_uuid }, instanceUrl);
   if (result === 'failed' && row.attempts < MAX_ATTEMPTS) {
     await db('web_hook_deliveries').where({ id: row.id }).update({ next_attempt_at: new Date(Date.now() + retryDelayMs(row.attempts)) });
   } else {

@@ -3,7 +3,7 @@ import type { Db } from '../sql';
 import { afterFailure, alertStatus, Hook, interpolateUrl } from './hook';
 import { hookLogStore } from './hook-log-store';
 import { hookStore } from './hook-store';
-import { guardHookUrl } from './hook-service';
+import { guardHookUrl } from './hook-url';
 import { Outcome, post } from './transport';
 import type { Resolver } from './url-guard';
 
@@ -19,8 +19,14 @@ export interface Delivery {
   eventUuid: string;
 }
 
-/** What an attempt came to: ok (2xx/3xx), failed (worth a retry), or skipped (hook not executable or gone). */
-export type AttemptResult = 'ok' | 'failed' | 'skipped';
+/** What an attempt came to: ok (2xx/3xx), failed (worth a retry), or skipped (hook not executable or gone); with the logged status. */
+export interface AttemptResult {
+  result: 'ok' | 'failed' | 'skipped';
+  /** The receiver's status code, `internal error`, or null when skipped. */
+  status: string | null;
+  /** The receiver's body or the transport error (what a failed resend reports). */
+  message: string | null;
+}
 
 /** `issue_hooks` → `Issue Hook` (`hook_name.singularize.titleize`). */
 export function eventHeader(trigger: string): string {
@@ -84,7 +90,7 @@ async function send(db: Db, hook: Hook, headers: Record<string, string>, body: s
  */
 export async function executeDelivery(db: Db, d: Delivery, instanceUrl: string, resolve?: Resolver): Promise<AttemptResult> {
   const hook = await hookStore.findById(db, d.hookId);
-  if (!hook || !executable(hook)) return 'skipped';
+  if (!hook || !executable(hook)) return { result: 'skipped', status: null, message: null };
   const headers = requestHeaders(hook, d, instanceUrl);
   const started = process.hrtime.bigint();
   let outcome: Outcome;
@@ -96,7 +102,8 @@ export async function executeDelivery(db: Db, d: Delivery, instanceUrl: string, 
   const duration = Number(process.hrtime.bigint() - started) / 1e9;
   const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 400;
   await record(db, hook, d, logged(headers, hook), outcome, duration, ok);
-  return ok ? 'ok' : 'failed';
+  const status = 'status' in outcome ? String(outcome.status) : 'internal error';
+  return { result: ok ? 'ok' : 'failed', status, message: 'status' in outcome ? outcome.body : outcome.error };
 }
 
 const executable = (h: Hook) => alertStatus(h) === 'executable';

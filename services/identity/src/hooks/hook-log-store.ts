@@ -46,6 +46,11 @@ export const hookLogStore = {
     return byStatus(q, statuses).orderBy('created_at', 'desc').orderBy('id', 'desc');
   },
 
+  /** One log entry of a hook, or null. */
+  async find(db: Db, hookId: number, id: number): Promise<HookLogRow | null> {
+    return ((await db('web_hook_logs').where({ web_hook_id: hookId, id }).first()) as HookLogRow | undefined) ?? null;
+  },
+
   /** Deletes logs older than the retention period. */
   async prune(db: Db): Promise<number> {
     return db('web_hook_logs').whereRaw(`created_at < now() - interval '${RETAIN_DAYS} days'`).delete();

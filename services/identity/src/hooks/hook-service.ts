@@ -1,10 +1,12 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { HttpError, NotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
-import { settingsStore } from '../settings/application-settings';
 import type { Db } from '../sql';
 import { Hook, interpolateUrl } from './hook';
+import { executeDelivery } from './execute';
+import { hookLogStore } from './hook-log-store';
 import { HookWrite, hookStore } from './hook-store';
-import { checkUrl, GuardResult, Resolver } from './url-guard';
+import { guardHookUrl } from './hook-url';
 
 /** The `group_hooks` plan limit (`plan_limits.group_hooks` default). */
 export const GROUP_HOOKS_LIMIT = 50;
@@ -25,14 +27,6 @@ function validPairs(pairs: { key: string; value: string }[], key: RegExp, maxVal
 
 const toMap = (pairs: { key: string; value: string }[]) => Object.fromEntries(pairs.map((p) => [p.key, p.value]));
 const unprocessable = (error: string) => new HttpError(422, { error });
-
-/** Checks a hook's (interpolated) URL against the instance settings; the guard's verdict. */
-export async function guardHookUrl(db: Db, url: string, variables: Record<string, string>, resolve?: Resolver): Promise<GuardResult> {
-  const interpolated = interpolateUrl(url, variables);
-  if (interpolated === null) return { ok: false, reason: 'Invalid URL template' };
-  const s = await settingsStore.get(db);
-  return checkUrl(interpolated, { allowLocal: s.allow_local_requests_from_web_hooks_and_services, allowlist: s.outbound_local_requests_whitelist, resolve });
-}
 
 function validateScalars(input: HookInput): void {
   if (input.token && input.token.includes('\n')) throw unprocessable('Token is invalid');
@@ -115,4 +109,20 @@ export async function unsetHookEntry(ictx: IdentityContext, hook: Hook, map: Hoo
   const next = Object.fromEntries(Object.entries(current).filter(([k]) => k !== key));
   if (map === 'url_variables' && !(await urlStillValid(ictx, hook, next))) throw unprocessable(rule.unset);
   await hookStore.update(ictx.db, hook.id, { [map]: next });
+}
+
+/**
+ * Sends a logged delivery again (`WebHooks::Events::ResendService`): the stored payload with the same
+ * `Idempotency-Key`; refused (422) when the hook's URL changed since; the receiver's failure → 422.
+ */
+export async function resendDelivery(ictx: IdentityContext, hook: Hook, logId: number): Promise<{ response_status: number }> {
+  const log = await hookLogStore.find(ictx.db, hook.id, logId);
+  if (!log) throw new NotFoundError();
+  const currentHash = createHash('sha256').update(interpolateUrl(hook.url, hook.urlVariables) ?? hook.url).digest('hex');
+  if (currentHash !== log.url_hash) throw new HttpError(422, { message: 'The hook URL has changed, and this log entry cannot be retried' });
+  const delivery = { hookId: hook.id, trigger: log.trigger, payload: log.request_data as Record<string, unknown>, idempotencyKey: log.request_headers['Idempotency-Key'] ?? randomUUID(), eventUuid: randomUUID() };
+  const attempt = await executeDelivery(ictx.db, delivery, ictx.publicUrl);
+  if (attempt.result === 'skipped') throw new HttpError(422, { message: 'Hook is disabled' });
+  if (attempt.result === 'failed') throw new HttpError(422, { message: attempt.message ?? attempt.status });
+  return { response_status: Number(attempt.status) };
 }

@@ -6,7 +6,7 @@ import { toWebHookLog } from '../entities/web-hook-log';
 import type { Group } from '../groups/group-store';
 import { EVENT_FLAGS, Hook, HookRow, toHook } from '../hooks/hook';
 import { HookLogRow, hookLogStore, StatusFilter } from '../hooks/hook-log-store';
-import { createHook, HookInput, HookMap, setHookEntry, unsetHookEntry, updateHook } from '../hooks/hook-service';
+import { createHook, HookInput, HookMap, resendDelivery, setHookEntry, unsetHookEntry, updateHook } from '../hooks/hook-service';
 import { hookStore } from '../hooks/hook-store';
 import { Level, requireLevel } from '../policy';
 import { defined, numericParam } from './helpers';
@@ -100,6 +100,12 @@ export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
     const { items, headers } = await paginate<HookLogRow>(req, hookLogStore.recentQuery(ictx.db, hook.id, statuses));
     res.set(headers);
     res.json(items.map(toWebHookLog));
+  });
+
+  // POST /groups/:id/hooks/:hook_id/events/:hook_log_id/resend
+  router.post('/groups/:id/hooks/:hook_id/events/:hook_log_id/resend', async (req, res) => {
+    const hook = await loadHook(ictx, req, await ownedGroup(ictx, req));
+    res.status(201).json(await resendDelivery(ictx, hook, numericParam(req, 'hook_log_id')));
   });
 
   for (const map of HOOK_MAPS) {
