@@ -175,6 +175,10 @@ describe('POST /groups/:id/hooks/:hook_id/events/:hook_log_id/resend', () => {
     await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/999999/resend`).expect(404);
     await api.put(`/api/v4/groups/${group.id}/hooks/${hook.id}`).send({ url: `${hookUrl}/moved` }).expect(200);
     expect((await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(422)).body).toEqual({ message: 'The hook URL has changed, and this log entry cannot be retried' });
+    await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(422);
+    // the sixth resend within a minute by the same user on the same group
+    const limited = await api.post(`/api/v4/groups/${group.id}/hooks/${hook.id}/events/${log.id}/resend`).expect(429);
+    expect(limited.body).toEqual({ message: { error: 'This endpoint has been requested too many times. Try again later.' } });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { checkUnmodifiedSince, ctx, NotFoundError, p, paginate, params, ParamError } from '@anvil/http';
+import { checkUnmodifiedSince, ctx, NotFoundError, p, paginate, params, ParamError, TooManyRequestsError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toGroupHook } from '../entities/group-hook';
 import { toWebHookLog } from '../entities/web-hook-log';
@@ -50,8 +50,20 @@ async function loadHook(ictx: IdentityContext, req: Request, group: Group): Prom
   return hook;
 }
 
+/** GitLab's `web_hook_event_resend` limit: 5 a minute per group and user (this instance's count). */
+function resendLimiter(limit = 5, windowMs = 60_000): (key: string) => void {
+  const seen = new Map<string, number[]>();
+  return (key) => {
+    const now = Date.now();
+    const recent = (seen.get(key) ?? []).filter((t) => t > now - windowMs);
+    if (recent.length >= limit) throw new TooManyRequestsError(Math.ceil((recent[0] + windowMs - now) / 1000));
+    seen.set(key, [...recent, now]);
+  };
+}
+
 /** Group hooks (Owners): list, read, create, change, delete, their URL variables and custom headers, and recent deliveries. */
 export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
+  const throttleResend = resendLimiter();
   // GET /groups/:id/hooks
   router.get('/groups/:id/hooks', async (req, res) => {
     const group = await ownedGroup(ictx, req);
@@ -104,7 +116,9 @@ export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
 
   // POST /groups/:id/hooks/:hook_id/events/:hook_log_id/resend
   router.post('/groups/:id/hooks/:hook_id/events/:hook_log_id/resend', async (req, res) => {
-    const hook = await loadHook(ictx, req, await ownedGroup(ictx, req));
+    const group = await ownedGroup(ictx, req);
+    const hook = await loadHook(ictx, req, group);
+    throttleResend(`${group.id}:${ctx(req).user?.id}`);
     res.status(201).json(await resendDelivery(ictx, hook, numericParam(req, 'hook_log_id')));
   });
 
