@@ -17,6 +17,7 @@ export const TRIGGERS = {
   project_hooks: 'project_events',
 } as const satisfies Record<string, EventFlag>;
 
+/** A hook scope this fleet delivers (`issue_hooks`, …). */
 export type Trigger = keyof typeof TRIGGERS;
 
 /** What one event asks of group hooks: the scope, the groups whose hooks fire, and the payload. */

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { HttpError, NotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
-import type { Db } from '../sql';
 import { Hook, interpolateUrl } from './hook';
 import { executeDelivery } from './execute';
 import { hookLogStore } from './hook-log-store';

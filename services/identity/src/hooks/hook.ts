@@ -6,6 +6,7 @@ export const EVENT_FLAGS = [
   'member_events', 'vulnerability_events', 'project_events',
 ] as const;
 
+/** One event switch column. */
 export type EventFlag = (typeof EVENT_FLAGS)[number];
 
 /** A row of `web_hooks`. */
