@@ -121,7 +121,7 @@ function family(behaviour: RouteBehaviour, entries: Entry[]): RouteDef[] {
 export const ROUTES: RouteDef[] = [
   // identity: users, tokens, namespaces, groups, the projects catalog, memberships
   ...family({ service: 'identity', clearsCachesOnWrite: true }, [
-    ['/user/*'], ['/users/*'], ['/personal_access_tokens/*'], ['/namespaces/*'], ['/groups'], ['/groups/:id/*', 'group'],
+    ['/user/*'], ['/users/*'], ['/personal_access_tokens/*'], ['/namespaces/*'], ['/groups'], ['/groups/:id/*', 'group'], ['/application/*'],
     ['/projects'], ['/projects/:id', 'project'], ['/projects/:id/members/*', 'project'],
   ]),
   // identity, LDAP (EE): the links look the group up without a visibility check (a missing group is

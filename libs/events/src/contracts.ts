@@ -403,3 +403,16 @@ export const GroupLinkEvents = {
   created: 'identity.group_link.created',
   deleted: 'identity.group_link.deleted',
 } as const;
+
+/** identity.settings.updated: the instance settings after a change (`PUT /application/settings`). */
+export interface SettingsEventV1 {
+  /** Every setting with its current value, by GitLab's name. */
+  settings: Record<string, unknown>;
+  /** The names that changed. */
+  changes: string[];
+  actor_id: number | null;
+}
+
+export const SettingsEvents = {
+  updated: 'identity.settings.updated',
+} as const;

@@ -7,6 +7,7 @@ import * as createProjects from './20261122000400_create_projects';
 import * as createMembers from './20261122000500_create_members';
 import * as createEmails from './20261125000100_create_emails';
 import * as createGroupGroupLinks from './20261125000200_create_group_group_links';
+import * as createSettingsAndHooks from './20261125000300_create_settings_and_hooks';
 import * as createLdapGroupLinks from './20261125000400_create_ldap_group_links';
 import * as createPushRulesSamlSsh from './20261125000500_create_push_rules_saml_ssh';
 
@@ -20,6 +21,7 @@ export const migrations: Migration[] = [
   { name: '20261122000500_create_members', ...createMembers },
   { name: '20261125000100_create_emails', ...createEmails },
   { name: '20261125000200_create_group_group_links', ...createGroupGroupLinks },
+  { name: '20261125000300_create_settings_and_hooks', ...createSettingsAndHooks },
   { name: '20261125000400_create_ldap_group_links', ...createLdapGroupLinks },
   { name: '20261125000500_create_push_rules_saml_ssh', ...createPushRulesSamlSsh },
 ];

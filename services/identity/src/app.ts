@@ -8,6 +8,7 @@ import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
 import { emailsRoutes } from './routes/emails';
 
 import { groupShareRoutes } from './routes/group-share';
+import { groupHooksRoutes } from './routes/group-hooks';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
 import { ldapGroupLinksRoutes } from './routes/ldap-group-links';
@@ -16,6 +17,7 @@ import { membersRoutes } from './routes/members';
 import { personalAccessTokensRoutes } from './routes/personal-access-tokens';
 import { projectsRoutes } from './routes/projects';
 import { samlGroupLinksRoutes } from './routes/saml-group-links';
+import { settingsRoutes } from './routes/settings';
 import { usersRoutes } from './routes/users';
 import { usersUpdateRoutes } from './routes/users-update';
 
@@ -43,6 +45,8 @@ export function createApp(deps: ServiceDeps): Express {
       usersUpdateRoutes(router, ictx);
 
       ldapGroupLinksRoutes(router, ictx, ldapProviders(deps.config as Partial<IdentityConfig>));
+      settingsRoutes(router, ictx);
+      groupHooksRoutes(router, ictx);
     },
     internal: (router) => internalRoutes(router, ictx),
   });

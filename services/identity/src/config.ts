@@ -1,4 +1,4 @@
-import { str, type Schema } from '@anvil/config';
+import { bool, int, str, type Schema } from '@anvil/config';
 
 /** Env vars the identity service reads beyond the shared `serviceSchema`. */
 export const configSchema = {
@@ -17,6 +17,12 @@ export const configSchema = {
   LDAP_GROUP_BASE: str(null),
   /** The attribute holding a user's login name, matched to Anvil usernames. */
   LDAP_UID: str('uid'),
+  /** Initial instance settings (a JSON object of GitLab's names), stored on first start only; the API changes them after. */
+  APPLICATION_SETTINGS: str(null),
+  /** Whether this instance delivers web hooks (queued deliveries wait for an instance that does). */
+  HOOK_DELIVERY_WORKER: bool(true),
+  /** The longest the delivery worker sleeps while deliveries are pending (ms). */
+  HOOK_DELIVERY_POLL_MS: int(10_000, 10),
 } satisfies Schema;
 
 /** The identity service's own settings. */
@@ -29,4 +35,7 @@ export interface IdentityConfig {
   LDAP_BASE: string;
   LDAP_GROUP_BASE?: string;
   LDAP_UID: string;
+  APPLICATION_SETTINGS?: string;
+  HOOK_DELIVERY_WORKER: boolean;
+  HOOK_DELIVERY_POLL_MS: number;
 }
