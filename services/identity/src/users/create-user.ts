@@ -10,15 +10,8 @@ import { hashPassword, randomPassword } from './passwords';
 import { User } from './user';
 import { NewUserRow, userStore } from './user-store';
 
-/** Attributes of a new user (as `POST /users` declares them). */
-export interface NewUser {
-  username: string;
-  email: string;
-  name: string;
-  password?: string;
-  reset_password?: boolean;
-  force_random_password?: boolean;
-  skip_confirmation?: boolean;
+/** The profile and account attributes `POST /users` and `PUT /users/:id` both take (absent: unset or unchanged). */
+export interface UserAttributes {
   admin?: boolean;
   external?: boolean;
   can_create_group?: boolean;
@@ -41,6 +34,17 @@ export interface NewUser {
   color_scheme_id?: number;
   extern_uid?: string;
   provider?: string;
+}
+
+/** Attributes of a new user (as `POST /users` declares them). */
+export interface NewUser extends UserAttributes {
+  username: string;
+  email: string;
+  name: string;
+  password?: string;
+  reset_password?: boolean;
+  force_random_password?: boolean;
+  skip_confirmation?: boolean;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;

@@ -8,40 +8,19 @@ import { publishEmail } from '../events/publish-emails';
 import { namespacePathErrors } from '../namespaces/paths';
 import { namespaceStore } from '../namespaces/namespace-store';
 import type { Db } from '../sql';
+import type { UserAttributes } from './create-user';
 import { identityStore } from './identity-store';
 import { hashPassword } from './passwords';
 import type { User, UserRow } from './user';
 import { userStore } from './user-store';
 
 /** Attributes `PUT /users/:id` changes (absent ones stay as they are). */
-export interface UserChanges {
+export interface UserChanges extends UserAttributes {
   email?: string;
   skip_reconfirmation?: boolean;
   username?: string;
   name?: string;
   password?: string;
-  admin?: boolean;
-  external?: boolean;
-  can_create_group?: boolean;
-  projects_limit?: number;
-  private_profile?: boolean;
-  theme_id?: number;
-  color_scheme_id?: number;
-  bio?: string;
-  location?: string;
-  public_email?: string;
-  website_url?: string;
-  organization?: string;
-  job_title?: string;
-  pronouns?: string;
-  linkedin?: string;
-  twitter?: string;
-  discord?: string;
-  github?: string;
-  note?: string;
-  commit_email?: string;
-  extern_uid?: string;
-  provider?: string;
 }
 
 /** Columns copied from the params of the same name. */
