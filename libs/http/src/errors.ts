@@ -20,6 +20,13 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** GitLab's rescue of ActiveRecord::RecordNotFound (a `find`/`find_by!` miss): `404 {"message":"404 Not found"}`, lower-case "found". */
+export class RecordNotFoundError extends HttpError {
+  constructor() {
+    super(404, { message: '404 Not found' });
+  }
+}
+
 /** 403 `{"message":"403 Forbidden"}` or `403 Forbidden - <reason>`. */
 export class ForbiddenError extends HttpError {
   constructor(reason?: string) {

@@ -110,13 +110,13 @@ describe('GET /projects/:id/members', () => {
 });
 
 describe('GET /projects/:id/members/:user_id', () => {
-  it('shows a direct member, 404 Member Not Found otherwise; /all/:user_id includes inherited', async () => {
+  it('shows a direct member, 404 Not found otherwise (GitLab's find_by! miss); /all/:user_id includes inherited', async () => {
     const gOwner = await makeUser(svc);
     const group = await makeGroup(svc, gOwner);
     const project = await makeProject(svc, gOwner, { namespace_id: group.id });
     const c = () => asOnProject(svc, gOwner, project.id);
     const res = await (await c()).get(`/api/v4/projects/${project.id}/members/${gOwner.id}`).expect(404);
-    expect(res.body).toEqual({ message: '404 Member Not Found' });
+    expect(res.body).toEqual({ message: '404 Not found' });
     const all = await (await c()).get(`/api/v4/projects/${project.id}/members/all/${gOwner.id}`).expect(200);
     expect(all.body).toMatchObject({ id: gOwner.id, access_level: 50 });
   });
@@ -137,7 +137,7 @@ describe('PUT /projects/:id/members/:user_id', () => {
     const maintainer = await makeUser(svc);
     await addMember(svc, 'projects', project.id, maintainer, 40);
     const stranger: Actor = await makeUser(svc);
-    await (await asOnProject(svc, owner, project.id)).put(`/api/v4/projects/${project.id}/members/${stranger.id}`).send({ access_level: 30 }).expect(404);
+    await (await asOnProject(svc, owner, project.id)).put(`/api/v4/projects/${project.id}/members/${stranger.id}`).send({ access_level: 30 }).expect(404, { message: '404 Not found' });
     const refused = await (await asOnProject(svc, maintainer, project.id)).put(`/api/v4/projects/${project.id}/members/${owner.id}`).send({ access_level: 30 }).expect(403);
     expect(refused.body).toEqual({ message: '403 Forbidden' });
     const members = await (await asOnProject(svc, owner, project.id)).get(`/api/v4/projects/${project.id}/members`).expect(200);
@@ -164,7 +164,7 @@ describe('DELETE /projects/:id/members/:user_id', () => {
     await (await asOnProject(svc, dev, project.id)).delete(`/api/v4/projects/${project.id}/members/${dev.id}`).expect(204);
     const root = await rootActor(svc);
     const res = await svc.as({ user: root }).delete(`/api/v4/projects/${project.id}/members/${dev.id}`).expect(404);
-    expect(res.body).toEqual({ message: '404 Member Not Found' });
+    expect(res.body).toEqual({ message: '404 Not found' });
     expect(owner).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { Actor } from '@anvil/auth';
-import { ConflictError, ForbiddenError, NotFoundError } from '@anvil/http';
+import { ConflictError, ForbiddenError, NotFoundError, RecordNotFoundError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import type { IdentityContext } from '../deps';
 import { publish } from '../events/publish';
@@ -60,7 +60,7 @@ export async function addMember(ctx: IdentityContext, actor: Actor, source: Memb
 /** Changes a direct membership and writes `identity.membership.updated`; 404 Member when absent. */
 export async function updateMember(ctx: IdentityContext, source: MemberSource, userId: number, input: MemberInput): Promise<Member> {
   const member = await memberStore.find(ctx.db, source.type, source.id, userId);
-  if (!member) throw new NotFoundError('Member');
+  if (!member) throw new RecordNotFoundError();
   guardOwnerRole(source, [member.accessLevel, input.access_level]);
   await guardLastOwner(ctx, source, member, input.access_level);
   return ctx.db.transaction(async (trx) => {
@@ -79,7 +79,7 @@ export async function removeMember(ctx: IdentityContext, actor: Actor, source: M
   const member = await memberStore.find(ctx.db, source.type, source.id, userId);
   const self = member?.user.id === actor.id;
   if (!self && source.callerLevel < minLevel) throw new ForbiddenError();
-  if (!member) throw new NotFoundError('Member');
+  if (!member) throw new RecordNotFoundError();
   if (!self) guardOwnerRole(source, [member.accessLevel]);
   await guardLastOwner(ctx, source, member);
   await ctx.db.transaction(async (trx) => {

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import { Actor } from '@anvil/auth';
-import { ctx, NotFoundError, p, paginate, params } from '@anvil/http';
+import { ctx, NotFoundError, p, paginate, params, RecordNotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toMemberEntity } from '../entities/member';
 import { MEMBER_LEVELS, MemberRow, toMember } from '../members/member';
@@ -80,7 +80,7 @@ function mount(router: Router, ictx: IdentityContext, kind: 'projects' | 'groups
   router.get(`/${kind}/:id/members/all/:user_id`, async (req, res) => {
     const { inherited } = await load(ictx, req);
     const row = (await memberStore.inherited(ictx.db, inherited).where('x.user_id', numericParam(req, 'user_id')).first()) as MemberRow | undefined;
-    if (!row) throw new NotFoundError('Member');
+    if (!row) throw new RecordNotFoundError();
     res.json(toMemberEntity(toMember(row), ctx(req).base));
   });
 
@@ -88,7 +88,7 @@ function mount(router: Router, ictx: IdentityContext, kind: 'projects' | 'groups
   router.get(`/${kind}/:id/members/:user_id`, async (req, res) => {
     const { source } = await load(ictx, req);
     const member = await memberStore.find(ictx.db, source.type, source.id, numericParam(req, 'user_id'));
-    if (!member) throw new NotFoundError('Member');
+    if (!member) throw new RecordNotFoundError();
     res.json(toMemberEntity(member, ctx(req).base));
   });
 

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
 import { isUniqueViolation } from '@anvil/db';
-import { HttpError, UnauthorizedError } from '@anvil/http';
-import { RecordNotFoundError } from '../errors';
+import { HttpError, RecordNotFoundError, UnauthorizedError } from '@anvil/http';
 import { AwardEmojiEvents, awardPayload, emitAwardEvent } from '../events/award-emoji-events';
 import { markTargetTodosDone } from '../todos/todo-store';
 import { Award, awardFromRow, awardsOf, bumpVotes, deleteAward, findAwardOn, insertAward } from './award-store';

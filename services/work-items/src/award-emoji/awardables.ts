@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { AccessLevel } from '@anvil/auth';
-import { NotFoundError } from '@anvil/http';
+import { NotFoundError, RecordNotFoundError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
 import { ISSUE_ADMIN_LEVEL } from '../access/viewer';
-import { RecordNotFoundError } from '../errors';
 import { canReadIssue } from '../issues/policy';
 import { assigneeIds, findIssueByIid } from '../issues/issue-store';
 import { findMergeRequest } from '../merge-requests/merge-request-store';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
+import { RecordNotFoundError } from '@anvil/http';
 import type { ProjectContext } from '../access/project-context';
-import { RecordNotFoundError } from '../errors';
 import type { Issue } from './issue-row';
 import { assigneeIds, findIssueByIid } from './issue-store';
 import { canReadIssue } from './policy';

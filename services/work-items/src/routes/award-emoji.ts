@@ -1,12 +1,11 @@
 import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
-import { checkUnmodifiedSince, ctx, p, paginate, params } from '@anvil/http';
+import { checkUnmodifiedSince, ctx, p, paginate, params, RecordNotFoundError } from '@anvil/http';
 import { projectContext } from '../access/project-context';
 import { addAward, assertReadable, assertRemovable, findAward, removeAward } from '../award-emoji/award-service';
 import { Award, awardFromRow, AwardRow, awardsOf } from '../award-emoji/award-store';
 import { Awardable, AWARDABLE_KINDS, AwardableKind, findAwardable } from '../award-emoji/awardables';
 import { toAwardEmoji } from '../entities/award-emoji';
-import { RecordNotFoundError } from '../errors';
 import { usersByIds } from '../read-model/store';
 import type { RouteDeps } from './deps';
 

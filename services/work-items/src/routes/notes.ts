@@ -1,8 +1,7 @@
 import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
-import { ctx, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
+import { ctx, NotFoundError, p, paginate, params, RecordNotFoundError, UnauthorizedError } from '@anvil/http';
 import { toNote, toNoteCommands } from '../entities/note';
-import { RecordNotFoundError } from '../errors';
 import { canReadNote } from '../notes/note-policy';
 import { createNote, destroyNote, NoteResult, updateNote } from '../notes/note-service';
 import { findNoteOf, Note, noteFromRow, NoteRow } from '../notes/note-store';

@@ -1,10 +1,9 @@
 import type { Router } from 'express';
-import { ctx, ForbiddenError, NotFoundError, p, params, UnauthorizedError } from '@anvil/http';
+import { ctx, ForbiddenError, NotFoundError, p, params, RecordNotFoundError, UnauthorizedError } from '@anvil/http';
 import { projectContext } from '../access/project-context';
 import { findReadableIssue } from '../issues/issue-access';
 import { createIssue, deleteIssue, updateIssue } from '../issues/issue-service';
 import { findIssueById, findIssueByIid } from '../issues/issue-store';
-import { RecordNotFoundError } from '../errors';
 import type { RouteDeps } from './deps';
 import { createIssueParams, toAttributes, updateIssueParams } from './issue-params';
 import { presentIssue, presentIssues } from './present';

@@ -1,9 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import { checkUnmodifiedSince, ctx, ForbiddenError, NotFoundError, p, paginate, params, UnauthorizedError } from '@anvil/http';
+import { checkUnmodifiedSince, ctx, ForbiddenError, NotFoundError, p, paginate, params, RecordNotFoundError, UnauthorizedError } from '@anvil/http';
 import { projectContext, ProjectContext } from '../access/project-context';
 import { SNIPPET_REF, toProjectSnippet, toUserAgentDetail } from '../entities/snippet';
-import { RecordNotFoundError } from '../errors';
 import { usersByIds } from '../read-model/store';
 import { loadVisible, snippetViewer, visibleSnippets } from '../snippets/snippet-finder';
 import { assertCanAdminSnippet, createSnippet, deleteSnippet, updateSnippet } from '../snippets/snippet-service';
