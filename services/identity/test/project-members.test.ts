@@ -110,7 +110,7 @@ describe('GET /projects/:id/members', () => {
 });
 
 describe('GET /projects/:id/members/:user_id', () => {
-  it('shows a direct member, 404 Not found otherwise (GitLab's find_by! miss); /all/:user_id includes inherited', async () => {
+  it('shows a direct member, 404 Not found otherwise (a find_by! miss); /all/:user_id includes inherited', async () => {
     const gOwner = await makeUser(svc);
     const group = await makeGroup(svc, gOwner);
     const project = await makeProject(svc, gOwner, { namespace_id: group.id });
