@@ -4,11 +4,16 @@ import type { FilterStep, FinderScope } from './types';
 import { dueDateRange } from './dates';
 import { fuzzyWords, likeEscape, searchColumns } from './search';
 
-/** Issues carry their assignee and label ids (`assignee_ids`, `label_ids`, GIN-indexed), so these filters are index conditions. */
+/**
+ * Issues carry their assignee and label ids (`assignee_ids`, `label_ids`: GIN-indexed, and in the
+ * covering list index), so these filters read the issue row or index entry, never the link tables.
+ * A name is matched as `assignee_ids && ARRAY(<its id>)`: the planner then walks the list's ordered
+ * index for a page rather than sorting every match (it cannot estimate either form).
+ */
 const ASSIGNED = 'i.assignee_ids @> ARRAY[?]::int[]';
-const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)';
+const ANY_ASSIGNEE = "i.assignee_ids <> '{}'";
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
-const ANY_LABEL = 'EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)';
+const ANY_LABEL = "i.label_ids <> '{}'";
 const AWARDED = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?";
 
 /** The ids of the next upcoming milestone per project and per group (GitLab's `Milestone.upcoming_ids`). */
@@ -49,7 +54,7 @@ const byAssignee: FilterStep = (q, f) => {
     const [first] = f.assigneeUsername;
     if (isNone(first)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
     else if (isAny(first)) q.whereRaw(ANY_ASSIGNEE);
-    else for (const name of f.assigneeUsername) q.whereRaw(`i.assignee_ids @> ARRAY[${USER_BY_NAME}]`, [name]);
+    else for (const name of f.assigneeUsername) q.whereRaw(`i.assignee_ids && ARRAY${USER_BY_NAME}`, [name]);
   }
 };
 
