@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   for (const [name, parent, f] of cases) {
     if (only && !name.startsWith(only)) continue;
     const finder = new IssueFinder(db, viewer, parent, { orderBy: 'created_at', sort: 'desc', ...f });
+    await finder.resolveNames();
     const page = finder.execute().limit(21).toString();
     const count = db.queryBuilder().count({ n: '*' }).from(finder.filtered().clearSelect().select(db.raw('1')).limit(10001).as('c')).toString();
     for (const [kind, sql] of [['page', page], ['count', count]]) await explain(name, kind, sql);

@@ -6,12 +6,14 @@ import { Issue, issueFromRow, IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
 
 /**
- * Offset pagination of a finder with GitLab's headers: the page is one prepared statement; the
+ * Offset pagination of a finder with GitLab's headers: the names the filters use are looked up
+ * first (`resolveNames`); the page is one prepared statement; the
  * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
  * (a short page) and otherwise is one more prepared statement.
  */
 export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
+  await finder.resolveNames();
   const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
   const hasNext = rows.length > perPage;
   let total: number;

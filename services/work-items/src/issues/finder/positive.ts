@@ -46,7 +46,14 @@ const byAuthor: FilterStep = (q, f) => {
   else if (f.authorUsername !== undefined) q.whereRaw(`i.author_id = ${USER_BY_NAME}`, [f.authorUsername]);
 };
 
-const byAssignee: FilterStep = (q, f) => {
+/** Assigned to the user named `name` (none such: no issue). */
+function assignedTo(q: Knex.QueryBuilder, name: string, s: FinderScope): void {
+  if (!s.names) return void q.whereRaw(`i.assignee_ids && ARRAY${USER_BY_NAME}`, [name]);
+  const id = s.names.users.get(name.toLowerCase());
+  q.whereRaw('i.assignee_ids && ?::int[]', [id === undefined ? [] : [id]]);
+}
+
+const byAssignee: FilterStep = (q, f, s) => {
   if (isNone(f.assigneeId)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
   else if (isAny(f.assigneeId)) q.whereRaw(ANY_ASSIGNEE);
   else if (typeof f.assigneeId === 'number') q.whereRaw(ASSIGNED, [f.assigneeId]);
@@ -54,7 +61,7 @@ const byAssignee: FilterStep = (q, f) => {
     const [first] = f.assigneeUsername;
     if (isNone(first)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
     else if (isAny(first)) q.whereRaw(ANY_ASSIGNEE);
-    else for (const name of f.assigneeUsername) q.whereRaw(`i.assignee_ids && ARRAY${USER_BY_NAME}`, [name]);
+    else for (const name of f.assigneeUsername) assignedTo(q, name, s);
   }
 };
 
@@ -91,7 +98,9 @@ const byLabels: FilterStep = (q, f, s) => {
   if (f.labels.some(isAny)) return void q.whereRaw(ANY_LABEL);
   const ids = labelIdsTitled(s);
   for (const title of new Set(f.labels)) {
-    q.whereRaw(`i.label_ids && ARRAY(${ids.sql})`, [title, ...ids.bindings]);
+    const resolved = s.names?.labels.get(title);
+    if (resolved) q.whereRaw('i.label_ids && ?::int[]', [resolved]);
+    else q.whereRaw(`i.label_ids && ARRAY(${ids.sql})`, [title, ...ids.bindings]);
   }
 };
 
