@@ -52,6 +52,14 @@ export class IssueFinder {
     this.names = { labels: new Map(labelRows), users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
   }
 
+  /**
+   * True once `resolveNames` bound ids: then each statement must be planned with its values (an
+   * unnamed statement), since a cached generic plan assumes a default frequency for them.
+   */
+  get plansPerRequest(): boolean {
+    return this.names !== undefined;
+  }
+
   /** The filtered issues, unordered (for counts). */
   filtered(): Knex.QueryBuilder {
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today, names: this.names };
