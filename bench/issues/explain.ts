@@ -1,10 +1,12 @@
 /**
  * Prints EXPLAIN (ANALYZE, BUFFERS) of the list queries the benchmark runs, against a seeded
- * work-items schema: `npx tsx bench/issues/explain.ts <schema> <user id> <group id> <project id>`.
+ * work-items schema: `npx tsx bench/issues/explain.ts <schema> <user id> <group id> <project id>`;
+ * `ONLY=<case prefix>` narrows it, `FULL=1` prints whole plans.
  */
 import { createDb } from '@anvil/db';
 import { IssueFinder, FinderParent } from '../../services/work-items/src/issues/finder/issue-finder';
 import type { IssueFilters } from '../../services/work-items/src/issues/finder/filters';
+import { NotesFinder } from '../../services/work-items/src/notes/notes-finder';
 
 async function main(): Promise<void> {
   const [schema, uid, gid, pid] = process.argv.slice(2);
@@ -22,16 +24,26 @@ async function main(): Promise<void> {
     ['global', { kind: 'none' }, { scope: 'all', nonArchived: true }],
   ];
   const only = process.env.ONLY;
+  const explain = async (name: string, kind: string, sql: string) => {
+    const r = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
+    const lines = r.rows.map((x: Record<string, string>) => x['QUERY PLAN']);
+    console.log(`\n### ${name} — ${kind}\n${process.env.FULL ? lines.join('\n') : lines.filter((l: string) => /Scan|Join|Execution|Loop|Sort|Limit|Hash|Heap Fetches/.test(l)).slice(0, 14).join('\n')}`);
+  };
   for (const [name, parent, f] of cases) {
     if (only && !name.startsWith(only)) continue;
     const finder = new IssueFinder(db, viewer, parent, { orderBy: 'created_at', sort: 'desc', ...f });
+    await finder.resolveNames();
     const page = finder.execute().limit(21).toString();
     const count = db.queryBuilder().count({ n: '*' }).from(finder.filtered().clearSelect().select(db.raw('1')).limit(10001).as('c')).toString();
-    for (const [kind, sql] of [['page', page], ['count', count]]) {
-      const r = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
-      const lines = r.rows.map((x: Record<string, string>) => x['QUERY PLAN']);
-      console.log(`\n### ${name} — ${kind}\n${process.env.FULL ? lines.join('\n') : lines.filter((l: string) => /Scan|Join|Execution|Loop|Sort|Limit|Hash/.test(l)).slice(0, 14).join('\n')}`);
-    }
+    for (const [kind, sql] of [['page', page], ['count', count]]) await explain(name, kind, sql);
+  }
+  if (!only || only.startsWith('notes')) {
+    const issue = await db('issues').where({ project_id: Number(pid), iid: 1 }).first('id');
+    const notes = new NotesFinder(db, { type: 'Issue', id: issue.id }, { orderBy: 'created_at', sort: 'desc', activityFilter: 'all_notes' }).execute();
+    const n = Number((await db('notes').where({ noteable_type: 'Issue', noteable_id: issue.id }).count({ n: '*' }).first())?.n);
+    await explain('notes', 'first page', notes.clone().limit(21).toString());
+    await explain('notes', 'last page', notes.clone().limit(21).offset(Math.max(0, Math.ceil(n / 20) - 1) * 20).toString());
+    await explain('notes', 'count', db.queryBuilder().count({ n: '*' }).from(notes.clone().clearOrder().clearSelect().select(db.raw('1')).limit(10001).as('c')).toString());
   }
   await db.destroy();
 }

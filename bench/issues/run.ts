@@ -4,11 +4,11 @@
  * and prints achieved RPS, p50/p90/p99 and success rate.
  * Usage: npx tsx bench/issues/run.ts
  * Env: DATABASE_URL (default the local Postgres), BENCH_RATE (1000), BENCH_SECONDS (60),
- * BENCH_ISSUES (100000 per project), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
+ * BENCH_ISSUES (100000 per project), BENCH_NOTES (notes on each of the first project's first 1,000 issues, 1000), BENCH_CONNECTIONS (64), BENCH_THREADS (2), BENCH_ONLY (scenario names, comma-separated),
  * BENCH_WARMUP (10 s of the same load before each measurement), BENCH_SETTLE (15 s idle after seeding and CHECKPOINT),
  * BENCH_HOLD (seed, print the fleet as JSON, and wait for SIGINT: for profiling), AMQP_URL (default the
  * local RabbitMQ: identity's events must reach work-items), BENCH_SMOKE (2 projects × 100 issues, 50 req/s,
- * one second per endpoint, no warm-up).
+ * 10 issues × 50 notes, one second per endpoint, no warm-up).
  */
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   if (!amqpUrl.startsWith('amqp')) throw new Error(`AMQP_URL=${amqpUrl}: the issues benchmark needs RabbitMQ (identity's events fill work-items' read models)`);
   const fleet = await startFleet({ services: ['identity', 'work-items'], databaseUrl, amqpUrl });
   try {
-    const data = await seed(fleet, databaseUrl, perProject, smoke ? 2 : 10);
+    const notes = { issues: smoke ? 10 : 1000, perIssue: Number(process.env.BENCH_NOTES ?? (smoke ? 50 : 1000)) };
+    const data = await seed(fleet, databaseUrl, perProject, smoke ? 2 : 10, notes);
     await settle(databaseUrl, Number(process.env.BENCH_SETTLE ?? (smoke ? 0 : 15)));
     if (process.env.BENCH_HOLD) {
       const pids = Object.fromEntries([['gateway', fleet.gateway.process.pid], ...Object.entries(fleet.services).map(([n, p]) => [n, p.process.pid])]);

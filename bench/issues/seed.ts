@@ -2,7 +2,8 @@
  * Seeds the issues benchmark: through the API (identity) an owner, ten assignee users, the
  * benchmark caller with a token, a group with ten private projects; then, straight into the
  * work-items schema with `generate_series`, per project 100k issues with labels, milestones,
- * assignees, weights, due dates, confidential ones and notes/upvote counts.
+ * assignees, weights, due dates, confidential ones and notes/upvote counts; and on the first
+ * `notedIssues` issues of the first project, `notesPerIssue` notes each.
  */
 import { createDb, Knex } from '@anvil/db';
 import type { Fleet } from '@anvil/testing';
@@ -13,6 +14,15 @@ export interface Seeded {
   projectIds: number[];
   usernames: string[];
   issuesPerProject: number;
+  /** Iids of the issues that carry notes (the first project's first ones). */
+  notedIids: number[];
+  notesPerIssue: number;
+}
+
+/** How many notes to load, and on how many issues of the first project. */
+export interface NotesSeed {
+  issues: number;
+  perIssue: number;
 }
 
 async function api(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
@@ -49,6 +59,17 @@ SELECT :pid, g,
        g % 13, g % 17, (g % 10) * 3600
 FROM generate_series(1, :n) g, LATERAL (SELECT now() - (:n - g) * interval '1 minute' - :offset * interval '1 second' AS ts) t`;
 
+/** What the seed writes, vacuumed and analysed afterwards (so index-only scans skip the heap). */
+const SEEDED_TABLES = ['issues', 'issue_labels', 'issue_assignees', 'labels', 'milestones', 'notes', 'internal_ids', 'projects', 'users', 'memberships'];
+
+const NOTES_SQL = `
+INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at)
+SELECT 'Issue', i.id, i.project_id, (CAST(:users AS int[]))[1 + g % 10], 'Comment ' || g || ' on issue ' || i.iid, g % 10 = 0, false,
+       i.created_at + g * interval '1 second', i.created_at + g * interval '1 second'
+FROM issues i, generate_series(1, :perIssue) g
+WHERE i.project_id = :pid AND i.iid <= :issues
+ORDER BY i.id, g`;
+
 async function seedProject(db: Knex, pid: number, index: number, users: number[], n: number): Promise<void> {
   const labels = await db.raw(`INSERT INTO labels (title, color, project_id, priority) SELECT 'label-' || g, '#' || lpad(to_hex(g * 1234567 % 16777215), 6, '0'), ?, g
     FROM generate_series(0, 9) g RETURNING id`, [pid]);
@@ -65,7 +86,7 @@ async function seedProject(db: Knex, pid: number, index: number, users: number[]
 }
 
 /** Creates the users, group and projects through the API, waits for work-items to see them, bulk-loads the issues. */
-export async function seed(fleet: Fleet, databaseUrl: string, issuesPerProject: number, projects = 10): Promise<Seeded> {
+export async function seed(fleet: Fleet, databaseUrl: string, issuesPerProject: number, projects: number, notes: NotesSeed): Promise<Seeded> {
   const admin = (m: string, p: string, b?: unknown) => api(fleet, fleet.adminToken, m, p, b);
   const mkUser = (username: string) => admin('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'Sup3r-secret-pw!', skip_confirmation: true });
   const caller = await mkUser('bencher');
@@ -76,7 +97,8 @@ export async function seed(fleet: Fleet, databaseUrl: string, issuesPerProject: 
   await admin('POST', `/groups/${group.id}/members`, { user_id: caller.id, access_level: 20 });
   const projectIds: number[] = [];
   for (let i = 0; i < projects; i++) projectIds.push((await admin('POST', '/projects', { name: `Project ${i}`, path: `project-${i}`, namespace_id: group.id, visibility: 'private' })).id);
-  const db = createDb({ url: databaseUrl, schema: fleet.schemas['work-items'], pool: { min: 1, max: 4 } });
+  const schema = fleet.schemas['work-items'];
+  const db = createDb({ url: databaseUrl, schema, pool: { min: 1, max: 4 } });
   try {
     await waitFor(async () => {
       const [p, u, m] = await Promise.all([
@@ -87,10 +109,13 @@ export async function seed(fleet: Fleet, databaseUrl: string, issuesPerProject: 
     }, 'the work-items read model');
     const started = Date.now();
     for (const [i, pid] of projectIds.entries()) await seedProject(db, pid, i, users.map((u) => u.id), issuesPerProject);
-    await db.raw('VACUUM ANALYZE');
-    console.log(`seeded ${projects} × ${issuesPerProject} issues in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await db.raw(NOTES_SQL, { pid: projectIds[0], issues: notes.issues, perIssue: notes.perIssue, users: users.map((u) => u.id) });
+    // Only the seeded tables: a database-wide VACUUM fails when another run drops its schema meanwhile.
+    await db.raw(`VACUUM ANALYZE ${SEEDED_TABLES.map((t) => `"${schema}".${t}`).join(', ')}`);
+    console.log(`seeded ${projects} × ${issuesPerProject} issues and ${notes.issues} × ${notes.perIssue} notes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await db.destroy();
   }
-  return { token, groupId: group.id, projectIds, usernames: users.map((u) => u.username), issuesPerProject };
+  const notedIids = Array.from({ length: Math.min(notes.issues, issuesPerProject) }, (_, i) => i + 1);
+  return { token, groupId: group.id, projectIds, usernames: users.map((u) => u.username), issuesPerProject, notedIids, notesPerIssue: notes.perIssue };
 }

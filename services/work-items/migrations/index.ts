@@ -8,6 +8,7 @@ import * as addIssueListIndexes from './20261122000500_add_issue_list_indexes';
 import * as createSnippets from './20261125000100_create_snippets';
 import * as extendNotes from './20261125000200_extend_notes';
 import * as listIndexes from './20261125000300_list_indexes';
+import * as filteredListIndexes from './20261125000400_filtered_list_indexes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { name: '20261125000100_create_snippets', ...createSnippets },
   { name: '20261125000200_extend_notes', ...extendNotes },
   { name: '20261125000300_list_indexes', ...listIndexes },
+  { name: '20261125000400_filtered_list_indexes', ...filteredListIndexes },
 ];

@@ -49,16 +49,17 @@ export function memberOr(knex: Knex, userId: number, alias: string, min: number,
 
 /**
  * SQL condition on an issue (`issue`) in project (`project`) true when the viewer may see it
- * although it may be confidential: not confidential, or the viewer authored it, is assigned,
- * or is a Planner/Reporter+ member. `projectLevel` short-cuts the membership lookup when the
- * caller's level on a single project is already known from the gateway.
+ * although it may be confidential: not confidential, or the viewer authored it, is assigned (the
+ * issue's own `assignee_ids`, so an index entry carrying it suffices), or is a Planner/Reporter+
+ * member. `projectLevel` short-cuts the membership lookup when the caller's level on a single
+ * project is already known from the gateway.
  */
 export function confidentialVisible(knex: Knex, viewer: Viewer, issue = 'i', project = 'p', projectLevel?: number): Knex.Raw | null {
   if (viewer.admin) return null;
   if (projectLevel !== undefined && projectLevel >= ISSUE_ADMIN_LEVEL) return null;
   if (!viewer.user) return knex.raw(`NOT ${issue}.confidential`);
   const uid = viewer.user.id;
-  const own = `${issue}.author_id = ${uid} OR EXISTS (SELECT 1 FROM issue_assignees ca WHERE ca.issue_id = ${issue}.id AND ca.user_id = ${uid})`;
+  const own = `${issue}.author_id = ${uid} OR ${issue}.assignee_ids @> ARRAY[${uid}]`;
   if (projectLevel !== undefined) return knex.raw(`(NOT ${issue}.confidential OR ${own})`);
   const member = memberOr(knex, uid, project, ISSUE_ADMIN_LEVEL);
   return knex.raw(`(NOT ${issue}.confidential OR ${own} OR ?)`, [member]);

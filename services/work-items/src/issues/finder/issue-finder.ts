@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { confidentialVisible, readableProjects, Viewer } from '../../access/viewer';
 import { issueColumns } from '../issue-row';
-import { IssueFilters } from './filters';
+import { IssueFilters, isAny, isNone } from './filters';
 import { negatedFilters } from './negations';
-import { positiveFilters } from './positive';
+import { labelIdsTitled, positiveFilters } from './positive';
 import { applyOrder } from './sort';
-import type { FinderParent, FinderScope } from './types';
+import type { FinderParent, FinderScope, ResolvedNames } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
 
@@ -23,6 +23,8 @@ export interface IssueStateCounts {
  * with the id as tie-breaker. Every lookup is a subquery, so the list is one statement.
  */
 export class IssueFinder {
+  private names?: ResolvedNames;
+
   constructor(
     private readonly knex: Knex,
     private readonly viewer: Viewer,
@@ -31,9 +33,36 @@ export class IssueFinder {
     private readonly today = new Date().toISOString().slice(0, 10),
   ) {}
 
+  /**
+   * Looks up the ids of the label titles and assignee usernames the filters name, so the list and
+   * its count bind them as values: the planner then estimates from the column statistics how many
+   * issues carry them (a subquery's result it cannot see) and picks its scans accordingly.
+   */
+  async resolveNames(): Promise<void> {
+    const named = (v: string) => !isNone(v) && !isAny(v);
+    const titles = [...new Set(this.filters.labels ?? [])].filter(named);
+    const users = (this.filters.assigneeUsername ?? []).filter(named).map((u) => u.toLowerCase());
+    if (!titles.length && !users.length) return;
+    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
+    const ids = labelIdsTitled(s);
+    const [labelRows, userRows] = await Promise.all([
+      Promise.all(titles.map(async (t) => [t, (await this.knex.raw(ids.sql, [t, ...ids.bindings])).rows.map((r: { id: number }) => r.id)] as const)),
+      users.length ? this.knex('users').whereRaw('lower(username) = ANY(?)', [users]).where('deleted', false).select('id', 'username') : [],
+    ]);
+    this.names = { labels: new Map(labelRows), users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
+  }
+
+  /**
+   * True once `resolveNames` bound ids: then each statement must be planned with its values (an
+   * unnamed statement), since a cached generic plan assumes a default frequency for them.
+   */
+  get plansPerRequest(): boolean {
+    return this.names !== undefined;
+  }
+
   /** The filtered issues, unordered (for counts). */
   filtered(): Knex.QueryBuilder {
-    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
+    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today, names: this.names };
     const q = this.base();
     for (const step of positiveFilters) step(q, this.filters, s);
     for (const step of negatedFilters) step(q, this.filters, s);

@@ -7,10 +7,11 @@ type NotStep = (q: Knex.QueryBuilder, n: NegatedFilters, s: FinderScope) => void
 
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
 
+/** `not[labels]`: none of the titles among the issue's own label ids. */
 const notLabels: NotStep = (q, n, s) => {
   if (!n.labels?.length) return;
   const ids = labelIdsTitled(s, true);
-  q.whereRaw(`NOT EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN (${ids.sql}))`, [n.labels, ...ids.bindings]);
+  q.whereRaw(`NOT i.label_ids && ARRAY(${ids.sql})`, [n.labels, ...ids.bindings]);
 };
 
 /** `not[milestone]` (a title) and `not[milestone_id]` (`Upcoming`, `Started`, `None`, `Any`). */
@@ -32,9 +33,9 @@ const notMilestone: NotStep = (q, n, s) => {
 const notPeople: NotStep = (q, n) => {
   if (n.authorId !== undefined) q.whereNot('i.author_id', n.authorId);
   else if (n.authorUsername !== undefined) q.whereRaw(`i.author_id IS DISTINCT FROM ${USER_BY_NAME}`, [n.authorUsername]);
-  if (n.assigneeId !== undefined) q.whereRaw('NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)', [n.assigneeId]);
+  if (n.assigneeId !== undefined) q.whereRaw('NOT i.assignee_ids @> ARRAY[?]::int[]', [n.assigneeId]);
   else if (n.assigneeUsername?.length) {
-    q.whereRaw('NOT EXISTS (SELECT 1 FROM issue_assignees a JOIN users u ON u.id = a.user_id WHERE a.issue_id = i.id AND lower(u.username) = ANY(?))', [n.assigneeUsername.map((x) => x.toLowerCase())]);
+    q.whereRaw('NOT i.assignee_ids && ARRAY(SELECT id FROM users WHERE lower(username) = ANY(?))', [n.assigneeUsername.map((x) => x.toLowerCase())]);
   }
 };
 

@@ -6,19 +6,22 @@ import { Issue, issueFromRow, IssueRow } from '../issue-row';
 import type { IssueFinder } from './issue-finder';
 
 /**
- * Offset pagination of a finder with GitLab's headers: the page is one prepared statement; the
- * total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself shows it
- * (a short page) and otherwise is one more prepared statement.
+ * Offset pagination of a finder with GitLab's headers: the names the filters use are looked up
+ * first (`resolveNames`); the page is one statement (prepared, unless the finder plans per
+ * request); the total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself
+ * shows it (a short page) and otherwise is one more statement of the same kind.
  */
 export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
-  const rows = await queryPrepared<IssueRow>(db, finder.execute().limit(perPage + 1).offset(offset));
+  await finder.resolveNames();
+  const run = <T>(q: Knex.QueryBuilder): Promise<T[]> => (finder.plansPerRequest ? q : queryPrepared<T>(db, q));
+  const rows = await run<IssueRow>(finder.execute().limit(perPage + 1).offset(offset));
   const hasNext = rows.length > perPage;
   let total: number;
   if (!hasNext && (rows.length > 0 || page === 1)) total = offset + rows.length;
   else {
     const q = db.queryBuilder().count({ n: '*' }).from(finder.filtered().select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
-    total = Number((await queryPrepared<{ n: string }>(db, q.toSQL().toNative()))[0].n);
+    total = Number((await run<{ n: string }>(q))[0].n);
   }
   return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }

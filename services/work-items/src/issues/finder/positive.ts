@@ -4,11 +4,16 @@ import type { FilterStep, FinderScope } from './types';
 import { dueDateRange } from './dates';
 import { fuzzyWords, likeEscape, searchColumns } from './search';
 
-/** Issues carry their assignee and label ids (`assignee_ids`, `label_ids`, GIN-indexed), so these filters are index conditions. */
+/**
+ * Issues carry their assignee and label ids (`assignee_ids`, `label_ids`: GIN-indexed, and in the
+ * covering list index), so these filters read the issue row or index entry, never the link tables.
+ * A name is matched as `assignee_ids && ARRAY(<its id>)`: the planner then walks the list's ordered
+ * index for a page rather than sorting every match (it cannot estimate either form).
+ */
 const ASSIGNED = 'i.assignee_ids @> ARRAY[?]::int[]';
-const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)';
+const ANY_ASSIGNEE = "i.assignee_ids <> '{}'";
 const USER_BY_NAME = '(SELECT id FROM users WHERE lower(username) = lower(?) AND NOT deleted)';
-const ANY_LABEL = 'EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id)';
+const ANY_LABEL = "i.label_ids <> '{}'";
 const AWARDED = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?";
 
 /** The ids of the next upcoming milestone per project and per group (GitLab's `Milestone.upcoming_ids`). */
@@ -41,7 +46,14 @@ const byAuthor: FilterStep = (q, f) => {
   else if (f.authorUsername !== undefined) q.whereRaw(`i.author_id = ${USER_BY_NAME}`, [f.authorUsername]);
 };
 
-const byAssignee: FilterStep = (q, f) => {
+/** Assigned to the user named `name` (none such: no issue). */
+function assignedTo(q: Knex.QueryBuilder, name: string, s: FinderScope): void {
+  if (!s.names) return void q.whereRaw(`i.assignee_ids && ARRAY${USER_BY_NAME}`, [name]);
+  const id = s.names.users.get(name.toLowerCase());
+  q.whereRaw('i.assignee_ids && ?::int[]', [id === undefined ? [] : [id]]);
+}
+
+const byAssignee: FilterStep = (q, f, s) => {
   if (isNone(f.assigneeId)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
   else if (isAny(f.assigneeId)) q.whereRaw(ANY_ASSIGNEE);
   else if (typeof f.assigneeId === 'number') q.whereRaw(ASSIGNED, [f.assigneeId]);
@@ -49,7 +61,7 @@ const byAssignee: FilterStep = (q, f) => {
     const [first] = f.assigneeUsername;
     if (isNone(first)) q.whereRaw(`NOT ${ANY_ASSIGNEE}`);
     else if (isAny(first)) q.whereRaw(ANY_ASSIGNEE);
-    else for (const name of f.assigneeUsername) q.whereRaw(`i.assignee_ids @> ARRAY[${USER_BY_NAME}]`, [name]);
+    else for (const name of f.assigneeUsername) assignedTo(q, name, s);
   }
 };
 
@@ -86,7 +98,9 @@ const byLabels: FilterStep = (q, f, s) => {
   if (f.labels.some(isAny)) return void q.whereRaw(ANY_LABEL);
   const ids = labelIdsTitled(s);
   for (const title of new Set(f.labels)) {
-    q.whereRaw(`i.label_ids && ARRAY(${ids.sql})`, [title, ...ids.bindings]);
+    const resolved = s.names?.labels.get(title);
+    if (resolved) q.whereRaw('i.label_ids && ?::int[]', [resolved]);
+    else q.whereRaw(`i.label_ids && ARRAY(${ids.sql})`, [title, ...ids.bindings]);
   }
 };
 

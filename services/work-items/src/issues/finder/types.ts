@@ -15,6 +15,14 @@ export interface FinderScope {
   parent: FinderParent;
   /** `YYYY-MM-DD` today (UTC), fixed for the whole query. */
   today: string;
+  /** Ids looked up before the query (`IssueFinder.resolveNames`); absent, the steps use subqueries. */
+  names?: ResolvedNames;
+}
+
+/** The ids of the label titles (as `labelIdsTitled` finds them) and assignee usernames (lower-cased) a list filters on. */
+export interface ResolvedNames {
+  labels: Map<string, number[]>;
+  users: Map<string, number>;
 }
 
 /** A filter step: narrows the query when its parameter is present, else leaves it unchanged. */
