@@ -1,17 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Fleet, startFleet } from '@anvil/testing';
-
-async function call(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${fleet.url}/api/v4${p}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+import { call, userWithToken } from './support/fleet-api';
 
 /**
  * Real clients through the real gateway: python-gitlab and @gitbeaker/rest award emoji on issues,
@@ -26,11 +16,7 @@ describe('award emoji with real clients through the gateway', () => {
   beforeAll(async () => {
     fleet = await startFleet({ services: ['identity', 'work-items'] });
     const admin = (m: string, p: string, b?: unknown) => call(fleet, fleet.adminToken, m, p, b);
-    const user = async (username: string) => {
-      const u = await admin('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'Sup3r-secret-pw!', skip_confirmation: true });
-      const t = await admin('POST', `/users/${u.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] });
-      return { id: u.id as number, token: t.token as string };
-    };
+    const user = (username: string) => userWithToken(fleet, username);
     dev = await user('emoji-dev');
     guest = await user('emoji-guest');
     const group = await admin('POST', '/groups', { name: 'Emoji', path: 'emoji', visibility: 'public' });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { Fleet, startFleet } from '@anvil/testing';
+import { userWithToken } from './support/fleet-api';
 
 async function call(fleet: Fleet, token: string | null, method: string, p: string, body?: unknown): Promise<{ status: number; text: string }> {
   const res = await fetch(`${fleet.url}/api/v4${p}`, {
@@ -52,11 +53,7 @@ describe('group administration clients through the gateway', () => {
   beforeAll(async () => {
     fleet = await startFleet({ services: ['identity'] });
     const admin = (m: string, p: string, b?: unknown) => json(fleet, fleet.adminToken, m, p, b);
-    const user = async (username: string) => {
-      const u = await admin('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'Sup3r-secret-pw!', skip_confirmation: true });
-      const t = await admin('POST', `/users/${u.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] });
-      return { id: u.id as number, token: t.token as string };
-    };
+    const user = (username: string) => userWithToken(fleet, username);
     owner = await user('grpowner');
     maintainer = await user('grpmaint');
     stranger = await user('grpstranger');

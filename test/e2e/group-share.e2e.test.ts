@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createDb } from '@anvil/db';
 import { Fleet, startFleet, testDatabaseUrl } from '@anvil/testing';
+import { userWithToken } from './support/fleet-api';
 
 async function call(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${fleet.url}/api/v4${p}`, {
@@ -43,11 +44,7 @@ describe('group share through the gateway', () => {
       if (r.status >= 400) throw new Error(`${m} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body;
     };
-    const user = async (username: string) => {
-      const u = await admin('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'Sup3r-secret-pw!', skip_confirmation: true });
-      const t = await admin('POST', `/users/${u.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] });
-      return { id: u.id as number, token: t.token as string };
-    };
+    const user = (username: string) => userWithToken(fleet, username);
     owner = await user('sharer');
     member = await user('invitee');
     groupA = (await admin('POST', '/groups', { name: 'Alpha', path: 'alpha', visibility: 'private' })).id;
