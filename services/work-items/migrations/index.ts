@@ -9,6 +9,7 @@ import * as createSnippets from './20261125000100_create_snippets';
 import * as extendNotes from './20261125000200_extend_notes';
 import * as listIndexes from './20261125000300_list_indexes';
 import * as filteredListIndexes from './20261125000400_filtered_list_indexes';
+import * as createGroupLinks from './20261125000500_create_group_links';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '20261125000200_extend_notes', ...extendNotes },
   { name: '20261125000300_list_indexes', ...listIndexes },
   { name: '20261125000400_filtered_list_indexes', ...filteredListIndexes },
+  { name: '20261125000500_create_group_links', ...createGroupLinks },
 ];

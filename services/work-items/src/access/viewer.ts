@@ -35,14 +35,26 @@ export function readableProjects(knex: Knex, viewer: Viewer, alias = 'p'): Knex.
 }
 
 /**
+ * The groups shared with a group the user is a member of (or of whose ancestors they are), where
+ * the lower of the share's level and the membership's reaches `:min` (GitLab's group links).
+ */
+const SHARED_SOURCES = `SELECT gl.shared_group_id FROM group_links gl
+  JOIN groups g ON g.id = gl.shared_with_group_id
+  JOIN memberships m ON m.user_id = :uid AND m.source_type = :ns AND m.source_id = ANY (g.traversal_ids)
+    AND (m.expires_at IS NULL OR m.expires_at >= CURRENT_DATE)
+  WHERE NOT gl.deleted AND (gl.expires_at IS NULL OR gl.expires_at >= CURRENT_DATE) AND LEAST(gl.group_access, m.access_level) >= :min`;
+
+/**
  * SQL condition true when the viewer reaches `min` on the project `alias` through a membership
- * (direct or through an ancestor group), or `orElse` holds.
+ * (direct or through an ancestor group), through a group shared with one of their groups, or
+ * `orElse` holds.
  */
 export function memberOr(knex: Knex, userId: number, alias: string, min: number, orElse = 'false'): Knex.Raw {
   const bind = { uid: userId, min, project: 'Project', ns: 'Namespace' };
   return knex.raw(
     `(${orElse} OR ${alias}.id IN (${MEMBER_SOURCES.replace(':type', ':project')})
-      OR ${alias}.group_traversal_ids && ARRAY(${MEMBER_SOURCES.replace(':type', ':ns')}))`,
+      OR ${alias}.group_traversal_ids && ARRAY(${MEMBER_SOURCES.replace(':type', ':ns')})
+      OR ${alias}.group_traversal_ids && ARRAY(${SHARED_SOURCES}))`,
     bind,
   );
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { EventEnvelope, GroupEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
+import { EventEnvelope, GroupEventV1, GroupLinkEvents, GroupLinkEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
 import { deleteProjectSnippets } from '../snippets/snippet-store';
 
 type Db = Knex | Knex.Transaction;
@@ -33,6 +33,10 @@ export async function applyIdentityEvent(db: Db, event: EventEnvelope): Promise<
       return upsertMembership(db, event.data as MembershipEventV1, at, false);
     case IdentityEvents.membershipDeleted:
       return upsertMembership(db, event.data as MembershipEventV1, at, true);
+    case GroupLinkEvents.created:
+      return upsertGroupLink(db, event.data as GroupLinkEventV1, at, false);
+    case GroupLinkEvents.deleted:
+      return upsertGroupLink(db, event.data as GroupLinkEventV1, at, true);
     default:
       return;
   }
@@ -86,4 +90,11 @@ async function removeProjectData(db: Db, projectId: number): Promise<void> {
   await db('issues').where({ project_id: projectId }).delete();
   await db('labels').where({ project_id: projectId }).delete();
   await db('milestones').where({ project_id: projectId }).delete();
+}
+
+async function upsertGroupLink(db: Db, l: GroupLinkEventV1, at: string, deleted: boolean): Promise<void> {
+  await upsert(db, 'group_links', {
+    shared_group_id: l.shared_group_id, shared_with_group_id: l.shared_with_group_id, group_access: l.group_access,
+    expires_at: l.expires_at, deleted, synced_at: at,
+  }, ['shared_group_id', 'shared_with_group_id']);
 }
