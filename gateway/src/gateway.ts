@@ -16,7 +16,7 @@ import { refuse, Refusal, RefusalError, refusals, replyDirectly } from './refusa
 import { ScopeResolver } from './resolver';
 import { RouteDef, ROUTES, ServiceName } from './routes';
 import type { GatewaySigner } from './signer';
-import { outgoing, type Outgoing, type OutgoingContext, type Prepared, storesBody } from './outgoing';
+import { outgoing, type Outgoing, type OutgoingContext, type OutgoingOptions, type Prepared, storesBody } from './outgoing';
 import { type Forwardable, parseTarget, Target } from './target';
 import type { Transfers } from './transfers';
 
@@ -62,6 +62,8 @@ export class Gateway {
   readonly reusedAnswers = new KeptAnswers(REUSED_ANSWERS_MAX);
   /** Event type prefixes that announce a write to a project's reused answers (from the routing table). */
   private readonly writtenBy: string[];
+  /** What every request's Outgoing is built with (the same for each). */
+  private readonly outgoingOptions: OutgoingOptions;
 
   constructor(private readonly deps: GatewayDeps) {
     const routes = deps.routes ?? ROUTES;
@@ -70,6 +72,7 @@ export class Gateway {
     this.auth = new Authenticator(deps.identity, new CredentialReader(deps.config), ttl);
     this.resolver = new ScopeResolver(deps.identity, ttl);
     this.writtenBy = [...new Set(routes.flatMap((r) => (r.reusedAnswers ? [r.reusedAnswers.writtenBy] : [])))];
+    this.outgoingOptions = { base: deps.config.PUBLIC_URL as string, transfers: !!deps.transfers, generation: (p) => this.reusedAnswers.generation(p) };
     if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
   }
 
@@ -140,7 +143,7 @@ export class Gateway {
   private async proxy(req: IncomingMessage, res: ServerResponse, trace: Trace, target: Forwardable): Promise<void> {
     trace.service = target.service;
     const prepared = target.kind === 'api' ? await this.prepareApi(req, trace, target) : await this.prepareAlert(target);
-    const out = outgoing(req, trace.rid, target, prepared, { base: this.deps.config.PUBLIC_URL as string, transfers: !!this.deps.transfers, generation: (p) => this.reusedAnswers.generation(p) });
+    const out = outgoing(req, trace.rid, target, prepared, this.outgoingOptions);
     this.dispatch(req, res, trace, out);
   }
 
