@@ -10,7 +10,7 @@ import { Authenticator, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { CredentialReader, QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
-import { forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
+import { type AnswerKind, forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { RateLimiter } from './rate-limit';
 import { refuse, Refusal, RefusalError, refusals, replyDirectly } from './refusals';
 import { ScopeResolver } from './resolver';
@@ -44,6 +44,9 @@ interface Trace {
 
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The answers a GET may keep, on routes without and with reused answers. */
+const KEEPS_SHARED: readonly AnswerKind[] = ['shared'];
+const KEEPS_BOTH: readonly AnswerKind[] = ['shared', 'reused'];
 
 /**
  * The request pipeline: route → authenticate → rate limit → resolve `:id` → sign context → forward.
@@ -220,7 +223,7 @@ export class Gateway {
             this.sendStored(req, res, trace, file, status, headers);
           }
         : undefined,
-      keeps: reuse ? ['shared', 'reused'] : ['shared'],
+      keeps: reuse ? KEEPS_BOTH : KEEPS_SHARED,
       onKeptAnswer: (kind, status, headers, body, maxAge) => {
         if (kind === 'shared') this.sharedAnswers.set(out.sharedKey!, { status, headers, body, until: Date.now() + maxAge * 1000 });
         else this.reusedAnswers.set(reuse!.key, reusedUntil(maxAge, { body, status, headers }));
