@@ -174,12 +174,12 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
 type Definitions = Partial<Record<ServiceName, ServiceDefinition<any>>>;
 type ConfigOf<D> = D extends ServiceDefinition<infer C> ? C : never;
 
-/** Services and the real gateway in this process, each service's state in reach of the test. */
 /** What the fleet needs of a started gateway. */
 export interface StoppableGateway {
   stop(): Promise<void>;
 }
 
+/** Services and the real gateway in this process, each service's state in reach of the test. */
 export interface LocalFleet<D extends Definitions, G extends StoppableGateway> {
   /** The gateway's base URL (no trailing slash; also every service's PUBLIC_URL). */
   url: string;
