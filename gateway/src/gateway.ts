@@ -224,10 +224,13 @@ export class Gateway {
           }
         : undefined,
       keeps: reuse ? KEEPS_BOTH : KEEPS_SHARED,
-      onKeptAnswer: (kind, status, headers, body, maxAge) => {
-        if (kind === 'shared') this.sharedAnswers.set(out.sharedKey!, { status, headers, body, until: Date.now() + maxAge * 1000 });
-        else this.reusedAnswers.set(reuse!.key, reusedUntil(maxAge, { body, status, headers }));
-      },
+      // only a GET's answer is kept
+      onKeptAnswer: out.sharedKey
+        ? (kind, status, headers, body, maxAge) => {
+            if (kind === 'shared') this.sharedAnswers.set(out.sharedKey!, { status, headers, body, until: Date.now() + maxAge * 1000 });
+            else this.reusedAnswers.set(reuse!.key, reusedUntil(maxAge, { body, status, headers }));
+          }
+        : undefined,
     };
   }
 
