@@ -9,6 +9,7 @@ import { milestonesByIds, milestonesOwnedBy, milestoneFromRow, Milestone, Milest
 import { canPromote } from '../notes/promote';
 import { usersByIds } from '../read-model/store';
 import { isSubscribed } from '../subscriptions/subscription-service';
+import { hasPendingTodo } from '../todos/todo-store';
 import { parseUsers, type LabelQuery, type MilestoneQuery, type QuickActionUser } from './arguments';
 import { milestoneReference, type CommandContext, type QuickActionMilestone } from './context';
 import type { ExtractedCommand } from './extractor';
@@ -33,10 +34,6 @@ function milestoneFinder(all: readonly Milestone[], projectId: number): (q: Mile
       : all.find((m) => m.title === (q.title ?? q.fallbackTitle));
     return found ? toRef(found) : null;
   };
-}
-
-async function hasPendingTodo(db: Knex.Transaction, issue: Issue, userId: number): Promise<boolean> {
-  return !!(await db('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, state: 'pending' }).first());
 }
 
 /** The issue's milestone: from those of the project and its groups when it is one of them, else by id. */
@@ -85,7 +82,7 @@ export async function buildCommandContext(
     issue: await issueState(db, pc, issue, assignees, milestones),
     can: { update: canUpdateIssue(pc, issue, assignees), setMetadata: metadata, admin: metadata, setConfidentiality: metadata, award: true },
     currentUser: { id: actor.id, username: actor.username },
-    hasPendingTodo: await hasPendingTodo(db, issue, actor.id),
+    hasPendingTodo: await hasPendingTodo(db, actor.id, 'Issue', issue.id),
     subscribed: await isSubscribed(db, issue, actor.id),
     labelsExist: labels.length > 0,
     activeMilestonesExist: active.length > 0,
