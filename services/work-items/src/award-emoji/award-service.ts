@@ -6,10 +6,10 @@ import { AwardEmojiEvents, awardPayload, emitAwardEvent } from '../events/award-
 import { markTargetTodosDone } from '../todos/todo-store';
 import { Award, awardFromRow, awardsOf, bumpVotes, deleteAward, findAwardOn, insertAward } from './award-store';
 import type { Awardable } from './awardables';
+import { normalizeEmojiName } from './emoji-names';
 
 /** What writing an award needs of its awardable. */
 export type AwardTarget = Pick<Awardable, 'type' | 'id' | 'projectId' | 'todoTarget' | 'votesTable'>;
-import { normalizeEmojiName } from './emoji-names';
 
 /** GitLab's `not_found!("Award Emoji <reason>")`: `404 Award Emoji Not Found`, or with the reason inside. */
 export function awardNotFound(reason?: string): HttpError {

@@ -52,14 +52,10 @@ function toggleAward(trx: Knex.Transaction, issue: Issue, userId: number, emoji:
   return toggleAwardIn(trx, target, userId, name);
 }
 
-function finishTodos(trx: Knex.Transaction, issue: Issue, userId: number): Promise<void> {
-  return markTargetTodosDone(trx, userId, 'Issue', issue.id);
-}
-
 /** `/todo` adds a `marked` to-do; `/done` marks the caller's pending to-dos on the issue done. */
 async function applyTodo(trx: Knex.Transaction, issue: Issue, userId: number, event: unknown): Promise<void> {
   if (event === 'add') await markIssueTodo(trx, issue, userId);
-  if (event === 'done') await finishTodos(trx, issue, userId);
+  if (event === 'done') await markTargetTodosDone(trx, userId, 'Issue', issue.id);
 }
 
 async function applyTimeTracking(trx: Knex.Transaction, issue: Issue, actorId: number, c: CommandsChanges): Promise<Issue> {

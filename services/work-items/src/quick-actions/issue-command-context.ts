@@ -9,6 +9,7 @@ import { milestonesByIds, milestonesOwnedBy, milestoneFromRow, Milestone, Milest
 import { canPromote } from '../notes/promote';
 import { usersByIds } from '../read-model/store';
 import { isSubscribed } from '../subscriptions/subscription-service';
+import { hasPendingTodo } from '../todos/todo-store';
 import { parseUsers, type LabelQuery, type MilestoneQuery, type QuickActionUser } from './arguments';
 import { milestoneReference, type CommandContext, type QuickActionMilestone } from './context';
 import type { ExtractedCommand } from './extractor';
@@ -35,14 +36,19 @@ function milestoneFinder(all: readonly Milestone[], projectId: number): (q: Mile
   };
 }
 
-async function hasPendingTodo(db: Knex.Transaction, issue: Issue, userId: number): Promise<boolean> {
-  return !!(await db('todos').where({ user_id: userId, target_type: 'Issue', target_id: issue.id, state: 'pending' }).first());
+/** The issue's milestone: from those of the project and its groups when it is one of them, else by id. */
+async function currentMilestone(db: Knex.Transaction, issue: Issue, owned: readonly Milestone[]): Promise<Milestone | undefined> {
+  const id = issue.milestoneId;
+  if (id === null) return undefined;
+  return owned.find((m) => m.id === id) ?? (await milestonesByIds(db, [id])).get(id);
 }
 
 /** What the issue's state and associations are, as the command table reads them. */
-async function issueState(db: Knex.Transaction, pc: ProjectContext, issue: Issue, assignees: number[]): Promise<CommandContext['issue']> {
+async function issueState(
+  db: Knex.Transaction, pc: ProjectContext, issue: Issue, assignees: number[], milestones: readonly Milestone[],
+): Promise<CommandContext['issue']> {
   const users = await usersByIds(db, assignees);
-  const milestone = issue.milestoneId === null ? undefined : (await milestonesByIds(db, [issue.milestoneId])).get(issue.milestoneId);
+  const milestone = await currentMilestone(db, issue, milestones);
   return {
     persisted: true,
     state: issue.state,
@@ -73,10 +79,10 @@ export async function buildCommandContext(
   const users = await namedUsers(db, commands);
   const metadata = canAdminIssue(pc);
   return {
-    issue: await issueState(db, pc, issue, assignees),
+    issue: await issueState(db, pc, issue, assignees, milestones),
     can: { update: canUpdateIssue(pc, issue, assignees), setMetadata: metadata, admin: metadata, setConfidentiality: metadata, award: true },
     currentUser: { id: actor.id, username: actor.username },
-    hasPendingTodo: await hasPendingTodo(db, issue, actor.id),
+    hasPendingTodo: await hasPendingTodo(db, actor.id, 'Issue', issue.id),
     subscribed: await isSubscribed(db, issue, actor.id),
     labelsExist: labels.length > 0,
     activeMilestonesExist: active.length > 0,

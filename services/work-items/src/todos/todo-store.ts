@@ -67,3 +67,8 @@ export async function markDone(db: Knex, userId: number, id?: number): Promise<T
 export async function markTargetTodosDone(db: Db, userId: number, targetType: string, targetId: number): Promise<void> {
   await db('todos').where({ user_id: userId, target_type: targetType, target_id: targetId, state: 'pending' }).update({ state: 'done', updated_at: new Date() });
 }
+
+/** Whether the user has a pending to-do on the target (the `/done` command's condition). */
+export async function hasPendingTodo(db: Db, userId: number, targetType: string, targetId: number): Promise<boolean> {
+  return !!(await db('todos').where({ user_id: userId, target_type: targetType, target_id: targetId, state: 'pending' }).first());
+}
