@@ -3,7 +3,7 @@ import { ctx, NotFoundError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { Group, groupStore } from '../groups/group-store';
 import { splitFullPath } from '../namespaces/paths';
-import { requireAdmin, visibleOr404 } from '../policy';
+import { requireAdmin, requireUser, visibleOr404 } from '../policy';
 import { effectiveLevel, Project } from '../projects/project';
 import { projectStore } from '../projects/project-store';
 import type { User } from '../users/user';
@@ -45,4 +45,11 @@ export async function loadUser(ictx: IdentityContext, req: Request): Promise<Use
 export async function loadUserForAdmin(ictx: IdentityContext, req: Request): Promise<User> {
   requireAdmin(ctx(req).user);
   return loadUser(ictx, req);
+}
+
+/** The signed-in caller as a stored user: 401 for anonymous callers, 404 `User Not Found` when gone. */
+export async function loadCurrentUser(ictx: IdentityContext, req: Request): Promise<User> {
+  const user = await userStore.findById(ictx.db, requireUser(ctx(req).user).id);
+  if (!user) throw new NotFoundError('User');
+  return user;
 }

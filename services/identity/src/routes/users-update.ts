@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { ctx, HttpError, NotFoundError, p, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toUserWithAdmin } from '../entities/user';
@@ -6,7 +6,6 @@ import { requireUser } from '../policy';
 import { customAttributeStore } from '../users/custom-attribute-store';
 import { identityStore, withIdentities } from '../users/identity-store';
 import { updateUser } from '../users/update-user';
-import type { User } from '../users/user';
 import { userStore } from '../users/user-store';
 import { formBody } from './form-body';
 import { loadUserForAdmin } from './loaders';

@@ -13,7 +13,7 @@ import { withIdentities } from '../users/identity-store';
 import { customAttributeStore } from '../users/custom-attribute-store';
 import { UsersFinder } from '../users/users-finder';
 import { numericParam } from './helpers';
-import { loadUser, loadUserForAdmin } from './loaders';
+import { loadCurrentUser, loadUser, loadUserForAdmin } from './loaders';
 
 const listParams = params({
   username: p.string(),
@@ -93,9 +93,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
   // GET /user
   router.get('/user', async (req, res) => {
     const c = ctx(req);
-    const found = await userStore.findById(ictx.db, requireUser(c.user).id);
-    if (!found) throw new NotFoundError('User');
-    const [user] = await withIdentities(ictx.db, [found]);
+    const [user] = await withIdentities(ictx.db, [await loadCurrentUser(ictx, req)]);
     res.json(user.admin ? toUserWithAdmin(user, c.base, (await creators(ictx, [user])).get(user.createdById ?? 0)) : toUserPublic(user, c.base));
   });
 
