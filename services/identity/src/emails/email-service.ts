@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
 import type { IdentityContext } from '../deps';
-import { publishEmail } from '../events/publish-emails';
+import { publish } from '../events/publish';
 import type { User } from '../users/user';
 import { Email, EMAIL_FORMAT, normaliseEmail } from './email';
 import { emailStore } from './email-store';
@@ -22,7 +22,7 @@ export async function addEmail(ctx: IdentityContext, user: User, address: string
   try {
     return await ctx.db.transaction(async (trx) => {
       const created = await emailStore.insert(trx, { user_id: user.id, email, confirmed_at: confirmed ? new Date() : null });
-      await publishEmail(trx, 'created', created);
+      await publish.email(trx, 'created', created);
       return created;
     });
   } catch (e) {
@@ -47,6 +47,6 @@ export async function deleteEmail(ctx: IdentityContext, email: Email): Promise<v
     await emailStore.delete(trx, email.id);
     await trx('users').where('id', email.userId).whereRaw('lower(commit_email) = ?', [email.email]).update({ commit_email: null });
     await trx('users').where('id', email.userId).whereRaw('lower(public_email) = ?', [email.email]).update({ public_email: null });
-    await publishEmail(trx, 'deleted', email);
+    await publish.email(trx, 'deleted', email);
   });
 }

@@ -1,11 +1,12 @@
-import { emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, IdentityEvents, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import { EmailEvents, EmailEventV1, emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, IdentityEvents, LdapEvents, LdapSyncRequestedV1, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SettingsEvents, SettingsEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import type { Email } from '../emails/email';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
 import type { Project } from '../projects/project';
 import type { PushRule } from '../push-rules/push-rule';
 import type { SamlGroupLink } from '../saml/saml-group-link';
 import type { SshCertificate } from '../ssh-certificates/ssh-certificate';
-import type { Db } from '../sql';
+import { Db, iso } from '../sql';
 import type { User } from '../users/user';
 
 /** The producer name on every identity event. */
@@ -54,6 +55,11 @@ export function groupLinkEventData(l: { sharedGroupId: number; sharedGroupTraver
   return { shared_group_id: l.sharedGroupId, shared_group_traversal_ids: l.sharedGroupTraversalIds, shared_with_group_id: l.sharedWithGroupId, group_access: l.groupAccess, expires_at: l.expiresAt };
 }
 
+/** The contract data of an e-mail event. */
+export function emailEventData(e: Email): EmailEventV1 {
+  return { id: e.id, user_id: e.userId, email: e.email, confirmed_at: iso(e.confirmedAt) };
+}
+
 /** The contract data of a token event. */
 export function tokenEventData(t: { id: number; userId: number }): TokenEventV1 {
   return { id: t.id, user_id: t.userId };
@@ -77,6 +83,9 @@ export const publish = {
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
   groupLink: (trx: Db, verb: 'created' | 'deleted', l: GroupLinkEventV1) => emit(trx, PRODUCER, GroupLinkEvents[verb], l),
   tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
+  email: (trx: Db, verb: keyof typeof EmailEvents, e: Email) => emit(trx, PRODUCER, EmailEvents[verb], emailEventData(e)),
+  ldapSyncRequested: (trx: Db, groupId: number, actorId: number) => emit<LdapSyncRequestedV1>(trx, PRODUCER, LdapEvents.syncRequested, { group_id: groupId, actor_id: actorId }),
+  settingsUpdated: (trx: Db, data: SettingsEventV1) => emit(trx, PRODUCER, SettingsEvents.updated, data),
   pushRule: (trx: Db, verb: Verb, r: PushRule, actorId: number) => emit<PushRuleEventV1>(trx, PRODUCER, PushRuleEvents[verb], { id: r.id, group_id: r.groupId, actor_id: actorId }),
   samlGroupLink: (trx: Db, verb: 'created' | 'deleted', l: SamlGroupLink, actorId: number) =>
     emit<SamlGroupLinkEventV1>(trx, PRODUCER, SamlGroupLinkEvents[verb], { id: l.id, group_id: l.groupId, saml_group_name: l.name, access_level: l.accessLevel, member_role_id: l.memberRoleId, provider: l.provider, actor_id: actorId }),

@@ -18,7 +18,8 @@ export function retryDelayMs(attempt: number): number {
 
 /**
  * Turns an event into deliveries, one per executable hook of the groups it concerns whose switch
- * is on, written in the caller's transaction (the consumer's inbox transaction).
+ * is on, written in the caller's transaction (the consumer's inbox transaction). The payload is
+ * built only when a hook fires: events of groups without hooks skip its user and project reads.
  */
 export async function enqueueDeliveries(trx: Db, event: EventEnvelope, publicUrl: string): Promise<number> {
   const planned = await hookEventOf(trx, event, publicUrl);
@@ -26,8 +27,9 @@ export async function enqueueDeliveries(trx: Db, event: EventEnvelope, publicUrl
   const hooks = (await hookStore.withFlag(trx, planned.groupIds, TRIGGERS[planned.trigger])).filter((h: Hook) => alertStatus(h) === 'executable');
   if (!hooks.length) return 0;
   const idempotencyKey = randomUUID();
+  const payload = JSON.stringify(await planned.payload());
   await trx('web_hook_deliveries').insert(
-    hooks.map((h) => ({ web_hook_id: h.id, trigger: planned.trigger, payload: JSON.stringify(planned.payload), idempotency_key: idempotencyKey, event_uuid: randomUUID() })),
+    hooks.map((h) => ({ web_hook_id: h.id, trigger: planned.trigger, payload, idempotency_key: idempotencyKey, event_uuid: randomUUID() })),
   );
   return hooks.length;
 }

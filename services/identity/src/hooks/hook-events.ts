@@ -20,11 +20,14 @@ export const TRIGGERS = {
 /** A hook scope this fleet delivers (`issue_hooks`, …). */
 export type Trigger = keyof typeof TRIGGERS;
 
-/** What one event asks of group hooks: the scope, the groups whose hooks fire, and the payload. */
+/**
+ * What one event asks of group hooks: the scope, the groups whose hooks fire, and the payload,
+ * built (with its user and project reads) only once some hook is known to fire.
+ */
 export interface HookEvent {
   trigger: Trigger;
   groupIds: number[];
-  payload: Record<string, unknown>;
+  payload: () => Promise<Record<string, unknown>>;
 }
 
 /** The patterns of the events that become hook deliveries. */
@@ -42,44 +45,52 @@ async function fromIssue(db: Db, e: IssueEventV1, verb: string, publicUrl: strin
   if (verb === 'deleted') return null;
   const found = await projectGroups(db, e.project_id);
   if (!found) return null;
-  const actor = e.actor_id ? await userStore.findById(db, e.actor_id) : null;
-  const assignees = await userStore.findByIds(db, e.assignee_ids);
   const trigger = e.confidential ? 'confidential_issue_hooks' : 'issue_hooks';
-  return { trigger, groupIds: found.groupIds, payload: issuePayload(verb, e, actor, found.project, assignees, publicUrl) };
+  const payload = async () => {
+    const actor = e.actor_id ? await userStore.findById(db, e.actor_id) : null;
+    return issuePayload(verb, e, actor, found.project, await userStore.findByIds(db, e.assignee_ids), publicUrl);
+  };
+  return { trigger, groupIds: found.groupIds, payload };
 }
 
 async function fromNote(db: Db, e: NoteEventV1, verb: string, publicUrl: string): Promise<HookEvent | null> {
   if (verb === 'deleted' || e.system || e.project_id === null) return null;
   const found = await projectGroups(db, e.project_id);
   if (!found) return null;
-  const actor = await userStore.findById(db, e.actor_id);
   const trigger = e.internal ? 'confidential_note_hooks' : 'note_hooks';
-  return { trigger, groupIds: found.groupIds, payload: notePayload(verb, e, actor, found.project, publicUrl) };
+  const payload = async () => notePayload(verb, e, await userStore.findById(db, e.actor_id), found.project, publicUrl);
+  return { trigger, groupIds: found.groupIds, payload };
 }
 
 async function fromMembership(db: Db, e: MembershipEventV1, verb: string, occurredAt: string): Promise<HookEvent | null> {
   if (e.source_type !== 'Namespace') return null;
   const group = await namespaceStore.findById(db, e.source_id);
   if (!group) return null;
-  const user = await userStore.findById(db, e.user_id);
-  return { trigger: 'member_hooks', groupIds: group.traversalIds, payload: memberPayload(verb, e, group, user, occurredAt) };
+  const payload = async () => memberPayload(verb, e, group, await userStore.findById(db, e.user_id), occurredAt);
+  return { trigger: 'member_hooks', groupIds: group.traversalIds, payload };
 }
 
 async function fromGroup(db: Db, e: GroupEventV1, verb: string, occurredAt: string): Promise<HookEvent | null> {
   if ((verb !== 'created' && verb !== 'deleted') || e.parent_id === null) return null;
   const parent = await namespaceStore.findById(db, e.parent_id);
   if (!parent) return null;
-  const self = await namespaceStore.findById(db, e.id);
-  const times = { created: hookTime(self?.createdAt ?? occurredAt), updated: hookTime(self?.updatedAt ?? occurredAt) };
-  return { trigger: 'subgroup_hooks', groupIds: parent.traversalIds, payload: subgroupPayload(verb, e, parent, times) };
+  const payload = async () => {
+    const self = await namespaceStore.findById(db, e.id);
+    const times = { created: hookTime(self?.createdAt ?? occurredAt), updated: hookTime(self?.updatedAt ?? occurredAt) };
+    return subgroupPayload(verb, e, parent, times);
+  };
+  return { trigger: 'subgroup_hooks', groupIds: parent.traversalIds, payload };
 }
 
 async function fromProject(db: Db, e: ProjectEventV1, verb: string, occurredAt: string): Promise<HookEvent | null> {
   if ((verb !== 'created' && verb !== 'deleted') || !e.group_traversal_ids.length) return null;
-  const owners = e.creator_id ? await userStore.findByIds(db, [e.creator_id]) : [];
-  const project = verb === 'created' ? await projectStore.find(db, e.id, null) : null;
-  const times = { created: hookTime(project?.createdAt ?? occurredAt), updated: hookTime(project?.updatedAt ?? occurredAt) };
-  return { trigger: 'project_hooks', groupIds: e.group_traversal_ids, payload: projectPayload(verb, e, owners, times) };
+  const payload = async () => {
+    const owners = e.creator_id ? await userStore.findByIds(db, [e.creator_id]) : [];
+    const project = verb === 'created' ? await projectStore.find(db, e.id, null) : null;
+    const times = { created: hookTime(project?.createdAt ?? occurredAt), updated: hookTime(project?.updatedAt ?? occurredAt) };
+    return projectPayload(verb, e, owners, times);
+  };
+  return { trigger: 'project_hooks', groupIds: e.group_traversal_ids, payload };
 }
 
 /** The hook delivery an event asks for, or null when no group hook scope covers it. */

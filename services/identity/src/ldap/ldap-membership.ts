@@ -21,7 +21,7 @@ async function update(ctx: IdentityContext, m: Member, level: number): Promise<v
   if (level < Level.OWNER && (await isLastOwner(ctx, m))) return;
   await ctx.db.transaction(async (trx) => {
     await memberStore.update(trx, m.id, { access_level: level });
-    await publish.membership(trx, 'updated', (await memberStore.findById(trx, m.id)) as Member);
+    await publish.membership(trx, 'updated', { ...m, accessLevel: level });
   });
 }
 
@@ -35,8 +35,8 @@ async function remove(ctx: IdentityContext, m: Member): Promise<void> {
 
 async function add(ctx: IdentityContext, groupId: number, userId: number, level: number): Promise<void> {
   await ctx.db.transaction(async (trx) => {
-    const id = await memberStore.insert(trx, { source_type: 'Namespace', source_id: groupId, user_id: userId, access_level: level, expires_at: null, created_by_id: null });
-    await publish.membership(trx, 'created', (await memberStore.findById(trx, id)) as Member);
+    await memberStore.insert(trx, { source_type: 'Namespace', source_id: groupId, user_id: userId, access_level: level, expires_at: null, created_by_id: null });
+    await publish.membership(trx, 'created', { sourceType: 'Namespace', sourceId: groupId, accessLevel: level, expiresAt: null, user: { id: userId } });
   });
 }
 

@@ -1,6 +1,5 @@
-import { emit, LdapEvents, LdapSyncRequestedV1 } from '@anvil/events';
 import type { IdentityContext } from '../deps';
-import { PRODUCER } from '../events/publish';
+import { publish } from '../events/publish';
 import type { LdapGroupLink } from './ldap-group-link';
 import { ldapGroupLinkStore } from './ldap-group-link';
 import { LdapDirectory } from './ldap-directory';
@@ -15,7 +14,7 @@ import { ldapSyncStore } from './ldap-sync-store';
 export async function requestLdapSync(ctx: IdentityContext, groupId: number, actorId: number): Promise<boolean> {
   return ctx.db.transaction(async (trx) => {
     if (!(await ldapSyncStore.markPending(trx, groupId))) return false;
-    await emit<LdapSyncRequestedV1>(trx, PRODUCER, LdapEvents.syncRequested, { group_id: groupId, actor_id: actorId });
+    await publish.ldapSyncRequested(trx, groupId, actorId);
     return true;
   });
 }

@@ -1,15 +1,14 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { ctx, HttpError, NotFoundError, p, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toUserWithAdmin } from '../entities/user';
-import { requireAdmin, requireUser } from '../policy';
+import { requireUser } from '../policy';
 import { customAttributeStore } from '../users/custom-attribute-store';
 import { identityStore, withIdentities } from '../users/identity-store';
 import { updateUser } from '../users/update-user';
-import type { User } from '../users/user';
 import { userStore } from '../users/user-store';
 import { formBody } from './form-body';
-import { numericParam } from './helpers';
+import { loadUserForAdmin } from './loaders';
 
 const text = () => p.string();
 const updateParams = params(
@@ -24,14 +23,6 @@ const updateParams = params(
 );
 const valueParams = params({ value: p.string().required() });
 
-/** The user of `/users/:id…` for an administrator (401/403 otherwise; 404 User Not Found). */
-async function adminTarget(ictx: IdentityContext, req: Request): Promise<User> {
-  requireAdmin(ctx(req).user);
-  const user = await userStore.findById(ictx.db, numericParam(req, 'id'));
-  if (!user) throw new NotFoundError('User');
-  return user;
-}
-
 const attributeNotFound = () => new HttpError(404, { message: '404 Not found' });
 
 /** Administrators' user routes: modify a user, delete an identity, and the user's custom attributes. */
@@ -41,7 +32,7 @@ export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
     const c = ctx(req);
     requireUser(c.user);
     const input = updateParams.parse(req);
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     const [updated] = await withIdentities(ictx.db, [await updateUser(ictx, user, input)]);
     const creator = updated.createdById ? await userStore.findById(ictx.db, updated.createdById) : null;
     res.json(toUserWithAdmin(updated, c.base, creator));
@@ -49,20 +40,20 @@ export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
 
   // DELETE /users/:id/identities/:provider
   router.delete('/users/:id/identities/:provider', async (req, res) => {
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     if (!(await identityStore.delete(ictx.db, user.id, String(req.params.provider)))) throw new NotFoundError('Identity');
     res.status(204).end();
   });
 
   // GET /users/:id/custom_attributes
   router.get('/users/:id/custom_attributes', async (req, res) => {
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     res.json(await customAttributeStore.forUser(ictx.db, user.id));
   });
 
   // GET /users/:id/custom_attributes/:key
   router.get('/users/:id/custom_attributes/:key', async (req, res) => {
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     const attribute = await customAttributeStore.find(ictx.db, user.id, String(req.params.key));
     if (!attribute) throw attributeNotFound();
     res.json(attribute);
@@ -71,13 +62,13 @@ export function usersUpdateRoutes(router: Router, ictx: IdentityContext): void {
   // PUT /users/:id/custom_attributes/:key
   router.put('/users/:id/custom_attributes/:key', async (req, res) => {
     const { value } = valueParams.parse(req);
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     res.json(await customAttributeStore.set(ictx.db, user.id, String(req.params.key), value));
   });
 
   // DELETE /users/:id/custom_attributes/:key
   router.delete('/users/:id/custom_attributes/:key', async (req, res) => {
-    const user = await adminTarget(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     if (!(await customAttributeStore.delete(ictx.db, user.id, String(req.params.key)))) throw attributeNotFound();
     res.status(204).end();
   });

@@ -13,6 +13,7 @@ import { withIdentities } from '../users/identity-store';
 import { customAttributeStore } from '../users/custom-attribute-store';
 import { UsersFinder } from '../users/users-finder';
 import { numericParam } from './helpers';
+import { loadCurrentUser, loadUser, loadUserForAdmin } from './loaders';
 
 const listParams = params({
   username: p.string(),
@@ -65,13 +66,6 @@ const createParams = params(
 const deleteParams = params({ hard_delete: p.boolean() });
 const withAttributesParams = params({ with_custom_attributes: p.boolean() });
 
-/** The user of `:id` (numeric), or 404 User Not Found. */
-async function findUser(ictx: IdentityContext, req: Parameters<typeof numericParam>[0]): Promise<User> {
-  const user = await userStore.findById(ictx.db, numericParam(req, 'id'));
-  if (!user) throw new NotFoundError('User');
-  return user;
-}
-
 async function creators(ictx: IdentityContext, users: User[]) {
   const ids = [...new Set(users.map((u) => u.createdById).filter((x): x is number => x !== null))];
   return new Map((await userStore.findByIds(ictx.db, ids)).map((u) => [u.id, u]));
@@ -99,9 +93,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
   // GET /user
   router.get('/user', async (req, res) => {
     const c = ctx(req);
-    const found = await userStore.findById(ictx.db, requireUser(c.user).id);
-    if (!found) throw new NotFoundError('User');
-    const [user] = await withIdentities(ictx.db, [found]);
+    const [user] = await withIdentities(ictx.db, [await loadCurrentUser(ictx, req)]);
     res.json(user.admin ? toUserWithAdmin(user, c.base, (await creators(ictx, [user])).get(user.createdById ?? 0)) : toUserPublic(user, c.base));
   });
 
@@ -148,21 +140,19 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
   // POST /users/:id/block
   router.post('/users/:id/block', async (req, res) => {
     const admin = requireAdmin(ctx(req).user);
-    const user = await findUser(ictx, req);
+    const user = await loadUser(ictx, req);
     if (user.id === admin.id) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
     res.status(201).json(user.state === 'blocked' ? null : await setUserState(ictx, user, 'blocked'));
   });
 
   // POST /users/:id/unblock
   router.post('/users/:id/unblock', async (req, res) => {
-    requireAdmin(ctx(req).user);
-    res.status(201).json(await setUserState(ictx, await findUser(ictx, req), 'active'));
+    res.status(201).json(await setUserState(ictx, await loadUserForAdmin(ictx, req), 'active'));
   });
 
   // DELETE /users/:id
   router.delete('/users/:id', async (req, res) => {
-    requireAdmin(ctx(req).user);
-    const user = await findUser(ictx, req);
+    const user = await loadUserForAdmin(ictx, req);
     await deleteUser(ictx, user, !!deleteParams.parse(req).hard_delete);
     res.status(204).end();
   });

@@ -1,5 +1,5 @@
-import { emit, SettingsEvents } from '@anvil/events';
 import { ValidationError } from '@anvil/http';
+import { publish } from '../events/publish';
 import type { Db } from '../sql';
 
 /** The instance settings identity keeps, by GitLab's names (`ApplicationSetting`). */
@@ -81,7 +81,7 @@ export async function updateSettings(db: Db, actorId: number | null, changes: Pa
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const changed = SETTING_NAMES.filter((k) => JSON.stringify(current[k]) !== JSON.stringify(next[k]));
     await trx('application_settings').where({ id: SINGLE_ROW }).update({ settings: JSON.stringify(next), updated_at: trx.fn.now() });
-    if (changed.length) await emit(trx, 'identity', SettingsEvents.updated, { settings: next, changes: changed, actor_id: actorId });
+    if (changed.length) await publish.settingsUpdated(trx, { settings: next, changes: changed, actor_id: actorId });
     return next;
   });
 }

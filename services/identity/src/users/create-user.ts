@@ -4,6 +4,7 @@ import type { IdentityContext } from '../deps';
 import { publish } from '../events/publish';
 import { namespacePathErrors } from '../namespaces/paths';
 import { namespaceStore } from '../namespaces/namespace-store';
+import { EMAIL_FORMAT } from '../emails/email';
 import { emailStore } from '../emails/email-store';
 import { identityStore } from './identity-store';
 import { hashPassword, randomPassword } from './passwords';
@@ -47,7 +48,6 @@ export interface NewUser extends UserAttributes {
   skip_confirmation?: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
 
@@ -55,7 +55,7 @@ const PASSWORD_MAX = 128;
 export function userFieldErrors(u: NewUser): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
-  if (!EMAIL.test(u.email)) add('email', 'is invalid');
+  if (!EMAIL_FORMAT.test(u.email)) add('email', 'is invalid');
   for (const m of namespacePathErrors(u.username, true)) add('username', m);
   if (!u.name.trim()) add('name', "can't be blank");
   if (u.name.length > 255) add('name', 'is too long (maximum is 255 characters)');

@@ -4,7 +4,6 @@ import type { IdentityContext } from '../deps';
 import { EMAIL_FORMAT } from '../emails/email';
 import { emailStore } from '../emails/email-store';
 import { publish } from '../events/publish';
-import { publishEmail } from '../events/publish-emails';
 import { namespacePathErrors } from '../namespaces/paths';
 import { namespaceStore } from '../namespaces/namespace-store';
 import type { Db } from '../sql';
@@ -77,9 +76,9 @@ async function swapPrimary(trx: Db, user: User, email: string, skip: boolean, pa
   const secondary = await emailStore.findByAddress(trx, user.id, email);
   if (!secondary) return;
   await emailStore.delete(trx, secondary.id);
-  await publishEmail(trx, 'deleted', secondary);
+  await publish.email(trx, 'deleted', secondary);
   const old = await emailStore.insert(trx, { user_id: user.id, email: user.email.toLowerCase(), confirmed_at: user.confirmedAt });
-  await publishEmail(trx, 'created', old);
+  await publish.email(trx, 'created', old);
   patch.email = secondary.email;
   patch.confirmed_at = secondary.confirmedAt ?? (skip ? new Date() : null);
 }

@@ -45,13 +45,6 @@ export const userStore = {
     return row ? toUser(row) : null;
   },
 
-  /** Whether the e-mail is taken (case-insensitive), ignoring user `exceptId`. */
-  async emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
-    const q = db('users').whereRaw('lower(email) = lower(?)', [email]);
-    if (exceptId) q.whereNot('id', exceptId);
-    return !!(await q.first('id'));
-  },
-
   /** Whether the username is taken by a user (case-insensitive), ignoring user `exceptId`. */
   async usernameTaken(db: Db, username: string, exceptId?: number): Promise<boolean> {
     const q = db('users').whereRaw('lower(username) = lower(?)', [username]);
