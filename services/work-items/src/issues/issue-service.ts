@@ -15,8 +15,19 @@ import {
 import { assertWritable, canAdminIssue, canUpdateIssue, isOwner } from './policy';
 import { writeIssueChangeNotes, writeMentionNotes } from '../notes/system-notes';
 
-async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, changes?: string[]): Promise<void> {
-  const payload = issuePayload(row, { assigneeIds: await assigneeIds(trx, row.id), labels: await issueLabelTitles(trx, row.id), actorId, changes });
+/** An issue's assignee ids and label titles as they now are: what its events carry beside the row. */
+interface IssueLinks {
+  assigneeIds: number[];
+  labels: string[];
+}
+
+async function issueLinks(trx: Knex.Transaction, issueId: number): Promise<IssueLinks> {
+  return { assigneeIds: await assigneeIds(trx, issueId), labels: await issueLabelTitles(trx, issueId) };
+}
+
+/** Announces `type` for `row`; `links` are read when the caller has not already. */
+async function publish(trx: Knex.Transaction, type: (typeof IssueEvents)[keyof typeof IssueEvents], row: Issue, actorId: number | null, links?: IssueLinks, changes?: string[]): Promise<void> {
+  const payload = issuePayload(row, { ...(links ?? await issueLinks(trx, row.id)), actorId, changes });
   await emitIssueEvent(trx, type, payload);
 }
 
@@ -101,10 +112,11 @@ export async function updateIssue(db: Knex, pc: ProjectContext, issue: Issue, in
     const state = stateColumns(issue, attrs.stateEvent, actor.id);
     if (!changes.length && !Object.keys(state).length) return issue;
     const row = await updateIssueRow(trx, issue.id, { ...columns, ...state, updated_at: attrs.updatedAt ?? new Date() });
-    await writeIssueChangeNotes(trx, { before: issue, after: row, assigneesBefore: currentAssignees, assigneesAfter: await assigneeIds(trx, issue.id) }, actor.id);
-    if (state.state === 'closed') await publish(trx, IssueEvents.closed, row, actor.id);
-    if (state.state === 'opened') await publish(trx, IssueEvents.reopened, row, actor.id);
-    if (changes.length) await publish(trx, IssueEvents.updated, row, actor.id, changes);
+    const links = await issueLinks(trx, issue.id);
+    await writeIssueChangeNotes(trx, { before: issue, after: row, assigneesBefore: currentAssignees, assigneesAfter: links.assigneeIds }, actor.id);
+    if (state.state === 'closed') await publish(trx, IssueEvents.closed, row, actor.id, links);
+    if (state.state === 'opened') await publish(trx, IssueEvents.reopened, row, actor.id, links);
+    if (changes.length) await publish(trx, IssueEvents.updated, row, actor.id, links, changes);
     return row;
   });
 }
@@ -141,7 +153,7 @@ export async function setIssueState(trx: Knex.Transaction, issue: Issue, event: 
 export async function deleteIssue(db: Knex, pc: ProjectContext, issue: Issue): Promise<void> {
   if (!isOwner(pc)) throw new ForbiddenError();
   await db.transaction(async (trx) => {
-    const payload = issuePayload(issue, { assigneeIds: await assigneeIds(trx, issue.id), labels: await issueLabelTitles(trx, issue.id), actorId: pc.viewer.user?.id ?? null });
+    const payload = issuePayload(issue, { ...(await issueLinks(trx, issue.id)), actorId: pc.viewer.user?.id ?? null });
     await deleteIssueRow(trx, issue);
     await emitIssueEvent(trx, IssueEvents.deleted, payload);
   });

@@ -67,15 +67,6 @@ export async function ensureProjectLabel(db: Db, projectId: number, title: strin
   return { label: labelFromRow(row), inserted };
 }
 
-/** Label ids per title, over all labels (the finder resolves names once, then probes by id). */
-export async function labelIdsByTitle(db: Db, titles: string[]): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>(titles.map((t) => [t, []]));
-  if (!titles.length) return out;
-  const rows: { id: number; title: string }[] = await db('labels').select('id', 'title').whereIn('title', titles);
-  for (const r of rows) out.get(r.title)?.push(r.id);
-  return out;
-}
-
 /** Labels by id. */
 export async function labelsByIds(db: Db, ids: number[]): Promise<Label[]> {
   if (!ids.length) return [];

@@ -44,12 +44,14 @@ export class IssueFinder {
     const users = (this.filters.assigneeUsername ?? []).filter(named).map((u) => u.toLowerCase());
     if (!titles.length && !users.length) return;
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
-    const ids = labelIdsTitled(s);
+    const ids = labelIdsTitled(s, true, 'title, id');
     const [labelRows, userRows] = await Promise.all([
-      Promise.all(titles.map(async (t) => [t, (await this.knex.raw(ids.sql, [t, ...ids.bindings])).rows.map((r: { id: number }) => r.id)] as const)),
+      titles.length ? this.knex.raw(ids.sql, [titles, ...ids.bindings]).then((r) => r.rows as { title: string; id: number }[]) : [],
       users.length ? this.knex('users').whereRaw('lower(username) = ANY(?)', [users]).where('deleted', false).select('id', 'username') : [],
     ]);
-    this.names = { labels: new Map(labelRows), users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
+    const labels = new Map<string, number[]>(titles.map((t) => [t, []]));
+    for (const l of labelRows) labels.get(l.title)?.push(l.id);
+    this.names = { labels, users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
   }
 
   /**

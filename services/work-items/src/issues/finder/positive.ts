@@ -80,14 +80,15 @@ const byMilestone: FilterStep = (q, f, s) => {
 };
 
 /**
- * Label ids titled `?` that issues of the list can carry: in a project list only the project's
- * and its ancestor groups' labels (so the planner probes one label, not every project's).
+ * Label ids (or the `select`ed columns) titled `?` that issues of the list can carry: in a project
+ * list only the project's and its ancestor groups' labels (so the planner probes one label, not
+ * every project's).
  */
-export function labelIdsTitled(s: FinderScope, many = false): { sql: string; bindings: Knex.Value[] } {
+export function labelIdsTitled(s: FinderScope, many = false, select = 'id'): { sql: string; bindings: Knex.Value[] } {
   const title = many ? 'title = ANY(?)' : 'title = ?';
-  if (s.parent.kind !== 'project') return { sql: `SELECT id FROM labels WHERE ${title}`, bindings: [] };
+  if (s.parent.kind !== 'project') return { sql: `SELECT ${select} FROM labels WHERE ${title}`, bindings: [] };
   return {
-    sql: `SELECT id FROM labels WHERE ${title} AND (project_id = ? OR group_id IN (SELECT unnest(group_traversal_ids) FROM projects WHERE id = ?))`,
+    sql: `SELECT ${select} FROM labels WHERE ${title} AND (project_id = ? OR group_id IN (SELECT unnest(group_traversal_ids) FROM projects WHERE id = ?))`,
     bindings: [s.parent.projectId, s.parent.projectId],
   };
 }
