@@ -7,8 +7,9 @@
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\x00-\x20\x7f~^:?*[\\]/;
 
-/** Longest branch name, and longest part of one, in bytes (a ref is a file: NAME_MAX per part). */
+/** Longest branch name, in bytes. */
 export const MAX_BRANCH_BYTES = 1024;
+/** Longest part of a branch name between slashes, in bytes (a ref is a file: NAME_MAX). */
 export const MAX_BRANCH_PART_BYTES = 255;
 
 /** Whether `name` is a valid new branch name. */
