@@ -1,0 +1,60 @@
+import type { Readable } from 'node:stream';
+import { hasMalformedString } from '@anvil/http';
+import { NotifyRefusal } from './refusal';
+
+/** GitLab's payload limits for alert requests (`Gitlab::Utils::DeepSize` in the notify services). */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+export const MAX_PAYLOAD_DEPTH = 100;
+
+/**
+ * Reads a request body of at most `MAX_PAYLOAD_BYTES`; a longer one is refused (400) as soon as it
+ * passes the limit, without reading the rest.
+ */
+export async function readLimitedBody(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) {
+      stream.resume();
+      throw new NotifyRefusal(400);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The deepest nesting of arrays and objects in JSON text (strings skipped), counted before it is parsed. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
+/**
+ * The JSON object of a notify body: deeper than `MAX_PAYLOAD_DEPTH`, not JSON, not an object, or
+ * holding a string Postgres cannot store (NUL, a lone surrogate) → 400. Nothing is parsed when the
+ * depth is refused.
+ */
+export function parseNotifyBody(body: Buffer): Record<string, unknown> {
+  const text = body.toString('utf8');
+  if (jsonDepth(text) > MAX_PAYLOAD_DEPTH) throw new NotifyRefusal(400);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new NotifyRefusal(400);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || hasMalformedString(value)) throw new NotifyRefusal(400);
+  return value as Record<string, unknown>;
+}
