@@ -37,10 +37,11 @@ export function fixture(svc: TestService): Fixture {
   const maintainer = actor('maintainer');
   const reporter = actor('reporter');
   const guest = actor('guest');
-  const on = (who: Actor | null, level = AccessLevel.NONE) => svc.as({ user: who, project: projectScope(projectId, { path_with_namespace: path, access_level: level }) });
+  const on = (who: Actor | null, level: number = AccessLevel.NONE) => svc.as({ user: who, project: projectScope(projectId, { path_with_namespace: path, access_level: level }) });
   const as = { maintainer: on(maintainer, AccessLevel.MAINTAINER), reporter: on(reporter, AccessLevel.REPORTER), guest: on(guest, AccessLevel.GUEST), anonymous: on(null) };
   const notify = (url: string, body: unknown, auth: string | null = null, contentType = 'application/json') => {
-    const suffix = new URL(url).pathname.slice(`/${path}`.length);
+    const u = new URL(url);
+    const suffix = u.pathname.slice(`/${path}`.length) + u.search;
     const t = svc.as({ user: null, auth: 'none', project: projectScope(projectId, { path_with_namespace: path }) }).post(`/api/v4/projects/${projectId}${suffix}`);
     if (auth) t.set('Authorization', auth);
     t.set('Content-Type', contentType);
