@@ -3,6 +3,7 @@ import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
 import { incidentLinkConsumer } from './events/incident-consumer';
+import { projectDeletedConsumer } from './events/project-consumer';
 
 /** The alerting service, as the runtime boots it. */
 export const alertingService: ServiceDefinition = {
@@ -11,6 +12,6 @@ export const alertingService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [incidentLinkConsumer(deps)],
+  consumers: (deps) => [incidentLinkConsumer(deps), projectDeletedConsumer(deps)],
 };
 export { configSchema };

@@ -16,6 +16,8 @@ export interface NotifyRequest {
   endpoint: Endpoint;
   key: string | null;
   body: Readable;
+  /** The body's `Content-Length`, when it declares one. */
+  declaredBytes: number | null;
 }
 
 /** GitLab's endpoint identifiers are `[A-Za-z0-9]+`; anything else names no integration. */
@@ -43,7 +45,7 @@ async function authorise(db: Knex, req: NotifyRequest): Promise<Integration> {
 export async function notify(db: Knex, limiter: NotifyLimiter, req: NotifyRequest): Promise<{ iid: number; title: string }[]> {
   const integration = await authorise(db, req);
   limiter.hit(integration.projectId);
-  const payload = parsePayload(parseNotifyBody(await readLimitedBody(req.body)));
+  const payload = parsePayload(parseNotifyBody(await readLimitedBody(req.body, req.declaredBytes)));
   const answered: { iid: number; title: string }[] = [];
   for (const input of payload.alerts) {
     const outcome = await processAlert(db, integration.projectId, integration.id, input);

@@ -7,18 +7,16 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const MAX_PAYLOAD_DEPTH = 100;
 
 /**
- * Reads a request body of at most `MAX_PAYLOAD_BYTES`; a longer one is refused (400) as soon as it
- * passes the limit, without reading the rest.
+ * Reads a request body of at most `MAX_PAYLOAD_BYTES`; a longer one is refused (400) without
+ * reading it when its declared length says so, else as soon as it passes the limit.
  */
-export async function readLimitedBody(stream: Readable): Promise<Buffer> {
+export async function readLimitedBody(stream: Readable, declaredBytes: number | null = null): Promise<Buffer> {
+  if (declaredBytes !== null && declaredBytes > MAX_PAYLOAD_BYTES) throw new NotifyRefusal(400);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) {
-      stream.resume();
-      throw new NotifyRefusal(400);
-    }
+    if (size > MAX_PAYLOAD_BYTES) throw new NotifyRefusal(400);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, size);

@@ -12,14 +12,19 @@ function run(db: Knex, limiter: NotifyLimiter, endpoint: (req: Request) => Endpo
   return async (req: Request, res: Response) => {
     const projectId = req.anvil?.project?.id ?? null;
     const key = integrationKey(req.get('authorization'), req.query.token);
-    res.json(await notify(db, limiter, { projectId, endpoint: endpoint(req), key, body: req }));
+    const length = req.get('content-length');
+    const declaredBytes = length && /^\d+$/.test(length) ? Number(length) : null;
+    res.json(await notify(db, limiter, { projectId, endpoint: endpoint(req), key, body: req, declaredBytes }));
   };
 }
 
-/** A refused notify request: its bare status (and headers), no body, the rest of its body drained. */
+/**
+ * A refused notify request: its bare status (and headers), no body. A body left unread is not
+ * drained: the connection closes after the answer.
+ */
 function refusals(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (!(err instanceof NotifyRefusal)) return next(err);
-  req.resume();
+  if (!req.complete) res.set('Connection', 'close');
   res.status(err.status).set(err.headers).end();
 }
 

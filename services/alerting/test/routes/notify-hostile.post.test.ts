@@ -1,5 +1,7 @@
+import http from 'node:http';
 import type { TestService } from '@anvil/testing';
-import { actor, projectScope } from '@anvil/testing';
+import { actor, projectScope, signFor } from '@anvil/testing';
+import { CONTEXT_HEADER } from '@anvil/auth';
 import { basic, bearer, fixture, Fixture, startAlerting } from '../support/alerting';
 import { amMessage, firing } from '../support/payloads';
 
@@ -38,6 +40,30 @@ describe('POST notify URLs with hostile requests', () => {
       expect(res.text).toBe('');
       expect(await stored()).toBe(0);
     });
+  });
+
+  it('refuses a chunked body once it passes 1 MB, without reading the rest (400, connection closed)', async () => {
+    const suffix = integration.url.slice(integration.url.indexOf('/alerts/notify'));
+    const path = `/api/v4/projects/${f.projectId}${suffix}`;
+    const ctxHeader = signFor('post', path, { user: null, auth: 'none', project: projectScope(f.projectId, { path_with_namespace: f.path }) });
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request(`${svc.url}${path}`, { method: 'POST', headers: { [CONTEXT_HEADER]: ctxHeader, authorization: bearer(integration.token), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+      });
+      req.on('error', (e) => (e.message.includes('EPIPE') || e.message.includes('ECONNRESET') ? undefined : reject(e)));
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      req.write('{"title":"big","pad":"');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024 && req.write(chunk)) sent += chunk.length;
+        if (sent < 64 * 1024 * 1024 && !req.destroyed) req.once('drain', () => { sent += chunk.length; pump(); });
+      };
+      pump();
+    });
+    expect(answer).toEqual({ status: 400, connection: 'close', body: '' });
+    expect(await stored()).toBe(0);
   });
 
   it('takes nesting of exactly 100 and 100 alerts', async () => {
