@@ -24,21 +24,21 @@ export async function resolveOpen(db: Db, projectId: number, fingerprint: string
 }
 
 /**
- * Locks the project's iid counter until the transaction ends (creations in one project take turns)
- * and returns its current value.
+ * Takes the project's next iid: moves its counter on and locks it until the transaction ends, so
+ * creations in one project take turns.
  */
-export async function lockIidCounter(trx: Knex.Transaction, projectId: number): Promise<number> {
+export async function takeIid(trx: Knex.Transaction, projectId: number): Promise<number> {
   const { rows } = await trx.raw(
-    `INSERT INTO alert_iids (project_id, last_iid) VALUES (?, 0)
-     ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iids.last_iid RETURNING last_iid`,
+    `INSERT INTO alert_iids (project_id, last_iid) VALUES (?, 1)
+     ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iids.last_iid + 1 RETURNING last_iid`,
     [projectId],
   );
   return rows[0].last_iid;
 }
 
-/** Moves the project's iid counter (locked by `lockIidCounter` in this transaction) to `iid`. */
-export async function setIidCounter(trx: Knex.Transaction, projectId: number, iid: number): Promise<void> {
-  await trx('alert_iids').where({ project_id: projectId }).update({ last_iid: iid });
+/** Gives back the iid `takeIid` took in this transaction (nothing was created with it). */
+export async function giveBackIid(trx: Knex.Transaction, projectId: number): Promise<void> {
+  await trx('alert_iids').where({ project_id: projectId }).decrement('last_iid', 1);
 }
 
 /** Inserts a new triggered alert with one event. */

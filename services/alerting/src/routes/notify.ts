@@ -18,13 +18,24 @@ function run(db: Knex, limiter: NotifyLimiter, endpoint: (req: Request) => Endpo
   };
 }
 
+/** How much of a refused body is read and dropped (so the client reads the answer) before the connection is cut. */
+const DRAIN_LIMIT = 4 * 1024 * 1024;
+
 /**
- * A refused notify request: its bare status (and headers), no body. A body left unread is not
- * drained: the connection closes after the answer.
+ * A refused notify request: its bare status (and headers), no body. A body left unread is drained
+ * up to DRAIN_LIMIT, then the connection is cut; either way it closes after the answer.
  */
 function refusals(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (!(err instanceof NotifyRefusal)) return next(err);
-  if (!req.complete) res.set('Connection', 'close');
+  if (!req.complete) {
+    res.set('Connection', 'close');
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT) req.socket.destroy();
+    });
+    req.resume();
+  }
   res.status(err.status).set(err.headers).end();
 }
 
