@@ -102,6 +102,32 @@ describe('POST notify URLs with hostile requests', () => {
       await svc.as({ user: null, auth: 'none' }).post(`/api/v4/projects/0${noProject}`).set('Authorization', key).send({ title: 'x' }).expect(401, '');
     });
 
+    it('every miss does the same work: one integration lookup of the same shape, nothing else', async () => {
+      const inactive = await f.integration({ name: 'off', active: false });
+      const key = bearer(integration.token);
+      const sqlOf = async (send: () => Promise<unknown>) => {
+        const seen: string[] = [];
+        const record = (q: { sql: string }) => seen.push(q.sql);
+        svc.deps.db.on('query', record);
+        try {
+          await send();
+        } finally {
+          svc.deps.db.off('query', record);
+        }
+        return seen;
+      };
+      const suffixOf = (url: string) => url.slice(url.indexOf('/alerts/notify'));
+      const misses = [
+        await sqlOf(() => f.notify(integration.url, { title: 'x' }, bearer('0'.repeat(32))).expect(401)),
+        await sqlOf(() => f.notify(integration.url, { title: 'x' }, null).expect(401)),
+        await sqlOf(() => f.notify(integration.url.replace(/\/[0-9a-f]{16}\.json$/, '/ffffffffffffffff.json'), { title: 'x' }, key).expect(401)),
+        await sqlOf(() => f.notify(inactive.url, { title: 'x' }, bearer(inactive.token)).expect(401)),
+        await sqlOf(() => svc.as({ user: null, auth: 'none' }).post(`/api/v4/projects/0${suffixOf(integration.url)}`).set('Authorization', key).send({ title: 'x' }).expect(401)),
+      ];
+      expect(misses[0]).toHaveLength(1);
+      for (const m of misses) expect(m).toEqual(misses[0]);
+    });
+
     it('a signed-in user’s context does not stand in for the key', async () => {
       const suffix = integration.url.slice(integration.url.indexOf('/alerts/notify'));
       await svc.as({ user: actor('admin', { admin: true }), project: projectScope(f.projectId, { access_level: 50 }) })
