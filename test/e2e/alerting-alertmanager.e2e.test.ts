@@ -85,4 +85,19 @@ describe('Alertmanager → gateway → alerting', () => {
     expect(await alertTitled('Never stored')).toBeUndefined();
     expect(am.output()).toMatch(/unexpected status code 401/);
   }, 90_000);
+
+  it('refuses hostile notify requests through the gateway with bare 400s and 401s, never a 5xx', async () => {
+    const integration = (await admin.post(`/projects/${projectId}/alert_management/http_integrations`, { name: 'Hostile' })).body;
+    const post = async (body: string | Buffer, auth: string | null = `Bearer ${integration.token}`, url = integration.url) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body });
+      return [res.status, await res.text()];
+    };
+    expect(await post(JSON.stringify({ title: 'big', pad: 'x'.repeat(1024 * 1024) }))).toEqual([400, '']);
+    expect(await post(`{"x":${'['.repeat(150)}${']'.repeat(150)}}`)).toEqual([400, '']);
+    expect(await post('{"title":')).toEqual([400, '']);
+    expect(await post(JSON.stringify({ title: 'x' }), null)).toEqual([401, '']);
+    expect(await post(JSON.stringify({ title: 'x' }), `Basic ${Buffer.from(':wrong').toString('base64')}`)).toEqual([401, '']);
+    expect(await post(JSON.stringify({ title: 'x' }), `Bearer ${integration.token}`, integration.url.replace('/ops/web/', '/ops/missing/'))).toEqual([401, '']);
+    expect(await post(JSON.stringify({ title: 'fine' }))).toEqual([200, expect.stringMatching(/^\[\{"iid":\d+,"title":"fine"\}\]$/)]);
+  }, 60_000);
 });

@@ -8,18 +8,29 @@ export const MAX_PAYLOAD_DEPTH = 100;
 
 /**
  * Reads a request body of at most `MAX_PAYLOAD_BYTES`; a longer one is refused (400) without
- * reading it when its declared length says so, else as soon as it passes the limit.
+ * reading it when its declared length says so, else as soon as it passes the limit. The stream is
+ * left open (paused) either way, so the caller decides what happens to the rest; a body that breaks
+ * off is refused too.
  */
-export async function readLimitedBody(stream: Readable, declaredBytes: number | null = null): Promise<Buffer> {
-  if (declaredBytes !== null && declaredBytes > MAX_PAYLOAD_BYTES) throw new NotifyRefusal(400);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) throw new NotifyRefusal(400);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size);
+export function readLimitedBody(stream: Readable, declaredBytes: number | null = null): Promise<Buffer> {
+  if (declaredBytes !== null && declaredBytes > MAX_PAYLOAD_BYTES) return Promise.reject(new NotifyRefusal(400));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (fn: () => void) => {
+      stream.off('data', onData).off('end', onEnd).off('error', onError);
+      fn();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_PAYLOAD_BYTES) return void chunks.push(chunk);
+      stream.pause();
+      settle(() => reject(new NotifyRefusal(400)));
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
+    const onError = () => settle(() => reject(new NotifyRefusal(400)));
+    stream.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }
 
 /** The deepest nesting of arrays and objects in JSON text (strings skipped), counted before it is parsed. */

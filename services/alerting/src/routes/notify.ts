@@ -18,25 +18,26 @@ function run(db: Knex, limiter: NotifyLimiter, endpoint: (req: Request) => Endpo
   };
 }
 
-/** How much of a refused body is read and dropped (so the client reads the answer) before the connection is cut. */
-const DRAIN_LIMIT = 4 * 1024 * 1024;
+/** How much of a refused body is read and dropped before the answer; past it the connection is cut. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 /**
- * A refused notify request: its bare status (and headers), no body. A body left unread is drained
- * up to DRAIN_LIMIT, then the connection is cut; either way it closes after the answer.
+ * A refused notify request: its bare status (and headers), no body. A body left unread is read to
+ * its end first (up to DRAIN_LIMIT, else the connection is cut), so a proxy still sending it reads
+ * the answer; the connection closes after it.
  */
 function refusals(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (!(err instanceof NotifyRefusal)) return next(err);
-  if (!req.complete) {
-    res.set('Connection', 'close');
-    let drained = 0;
-    req.on('data', (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > DRAIN_LIMIT) req.socket.destroy();
-    });
-    req.resume();
-  }
-  res.status(err.status).set(err.headers).end();
+  const answer = () => void res.status(err.status).set(err.headers).end();
+  if (req.complete) return answer();
+  res.set('Connection', 'close');
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) req.socket.destroy();
+  });
+  req.once('end', answer);
+  req.resume();
 }
 
 /** The alert notify endpoints (GitLab's `Projects::Alerting::NotificationsController` and the Prometheus one). */

@@ -42,7 +42,7 @@ describe('POST notify URLs with hostile requests', () => {
     });
   });
 
-  it('refuses a chunked body once it passes 1 MB and cuts the connection a few MB later (400 or reset, nothing stored)', async () => {
+  it('refuses a chunked body once it passes 1 MB and cuts the connection past the drain limit (400 or reset, nothing stored)', async () => {
     const suffix = integration.url.slice(integration.url.indexOf('/alerts/notify'));
     const path = `/api/v4/projects/${f.projectId}${suffix}`;
     const ctxHeader = signFor('post', path, { user: null, auth: 'none', project: projectScope(f.projectId, { path_with_namespace: f.path }) });
