@@ -166,11 +166,13 @@ export class Gateway {
     return { principal, scope: await this.resolver.resolve(route, target.segs, principal.user) };
   }
 
-  /** Alert endpoints: the integration key is the service's to check; the project must exist. */
+  /**
+   * Alert endpoints: the integration key is the service's to check. A missing project is forwarded
+   * without one, so that it gets the service's answer to a wrong key rather than a telling 404.
+   */
   private async prepareAlert(target: Extract<Target, { kind: 'alert' }>): Promise<Prepared> {
     const project = await this.resolver.project(target.projectPath, null);
-    if (!project) refuse(refusals.messageNotFound());
-    return { principal: ANONYMOUS, scope: { project } };
+    return { principal: ANONYMOUS, scope: project ? { project } : {} };
   }
 
   /**

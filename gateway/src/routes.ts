@@ -168,15 +168,19 @@ export const ROUTES: RouteDef[] = [
 
 /**
  * Alert notification endpoints live outside `/api/v4`, at the project's path:
- * `/<namespace…>/<project>/alerts/notify/<name>/<identifier>.json` (HTTP integrations),
- * `/<namespace…>/<project>/alerts/notify.json` (legacy generic) and
- * `/<namespace…>/<project>/prometheus/alerts/notify.json`.
+ * `/<namespace…>/<project>/alerts/notify/<name>/<identifier>[.json]` (HTTP integrations),
+ * `/<namespace…>/<project>/alerts/notify[.json]` (legacy generic) and
+ * `/<namespace…>/<project>/prometheus/alerts/notify[.json]`: GitLab's routes take the `.json`
+ * format suffix or none. Suffixes are tried in this order (the Prometheus ones before the generic
+ * ones they end with); one ending in `/` is a prefix that must be followed by more of the path.
  * The caller's credential is the integration's key, so the gateway passes `Authorization` through
  * untouched, resolves the project regardless of visibility, and forwards to alerting as
  * `/api/v4/projects/<id>/<suffix>` (e.g. `/api/v4/projects/7/alerts/notify/http/abc.json`), where the
- * service's verified router can mount it.
+ * service's verified router can mount it. A path naming no project is forwarded too, as project `0`
+ * without a project in the context: the service gives it the answer a wrong key gets, so the
+ * answer never tells which projects exist.
  */
-export const ALERT_SUFFIXES = ['/prometheus/alerts/notify.json', '/alerts/notify.json', '/alerts/notify/'] as const;
+export const ALERT_SUFFIXES = ['/prometheus/alerts/notify.json', '/prometheus/alerts/notify', '/alerts/notify.json', '/alerts/notify', '/alerts/notify/'] as const;
 
 /** How the gateway treats the alert endpoints (ALERT_SUFFIXES). */
 export const ALERT_ROUTE: RouteBehaviour = { service: 'alerting', keepAuthorization: true };

@@ -77,7 +77,7 @@ function apiTarget(path: string, query: string, matcher: RouteMatcher): Target {
   };
 }
 
-/** `/<namespace…>/<project>/{alerts/notify…|prometheus/alerts/notify.json}` → ALERT_ROUTE's service. */
+/** `/<namespace…>/<project>/{alerts/notify…|prometheus/alerts/notify[.json]}` → ALERT_ROUTE's service. */
 function alertTarget(path: string, query: string): Target | null {
   let cut = -1;
   for (const s of ALERT_SUFFIXES) {
@@ -103,6 +103,6 @@ function alertTarget(path: string, query: string): Target | null {
     route: ALERT_ROUTE,
     projectPath,
     query,
-    forwardPath: (projectId) => `${API}/projects/${projectId}${suffix}`,
+    forwardPath: (projectId) => `${API}/projects/${projectId ?? 0}${suffix}`,
   };
 }

@@ -79,6 +79,9 @@ describe('routing table', () => {
     ['/grp/sub/proj/alerts/notify/http-one/abc123.json', 'alert grp/sub/proj'],
     ['/grp/proj/alerts/notify.json', 'alert grp/proj'],
     ['/grp/proj/prometheus/alerts/notify.json', 'alert grp/proj'],
+    ['/grp/proj/prometheus/alerts/notify', 'alert grp/proj'],
+    ['/grp/proj/alerts/notify', 'alert grp/proj'],
+    ['/grp/sub/proj/alerts/notify/http-one/abc123', 'alert grp/sub/proj'],
     ['/-/health', 'local health'],
     ['/metrics', 'local metrics'],
   ])('%s → %s', (path, expected) => {
@@ -145,6 +148,18 @@ describe('routing table', () => {
     const t = parseTarget('/grp/proj/alerts/notify/http/abc.json?x=1', matcher);
     if (t.kind !== 'alert') throw new Error('not alert');
     expect(t.forwardPath(7)).toBe('/api/v4/projects/7/alerts/notify/http/abc.json?x=1');
+    expect(t.forwardPath()).toBe('/api/v4/projects/0/alerts/notify/http/abc.json?x=1');
+  });
+
+  test.each([
+    ['/grp/proj/prometheus/alerts/notify', '/api/v4/projects/7/prometheus/alerts/notify'],
+    ['/grp/proj/prometheus/alerts/notify.json', '/api/v4/projects/7/prometheus/alerts/notify.json'],
+    ['/grp/proj/alerts/notify', '/api/v4/projects/7/alerts/notify'],
+  ])('alert endpoint %s forwards as %s (the .json suffix optional)', (path, forwarded) => {
+    const t = parseTarget(path, matcher);
+    if (t.kind !== 'alert') throw new Error('not alert');
+    expect(t.projectPath).toBe('grp/proj');
+    expect(t.forwardPath(7)).toBe(forwarded);
   });
 
   test('conan package username names the project', () => {

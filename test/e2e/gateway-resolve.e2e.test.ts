@@ -156,8 +156,12 @@ describe('resolution and rewrite', () => {
     expect(res.body.body).toEqual({ title: 'x' });
     const prom = await request(s.url).post(`/${project.path_with_namespace}/prometheus/alerts/notify.json`).send({});
     expect(prom.body.path).toBe(`/api/v4/projects/${project.id}/prometheus/alerts/notify.json`);
+    const bare = await request(s.url).post(`/${project.path_with_namespace}/prometheus/alerts/notify`).send({});
+    expect(bare.body.path).toBe(`/api/v4/projects/${project.id}/prometheus/alerts/notify`);
+    // a missing project is forwarded without one: the service answers it as it answers a wrong key
     const missing = await request(s.url).post('/no/such/alerts/notify.json').send({});
-    expect(missing.status).toBe(404);
+    expect(missing.body.path).toBe('/api/v4/projects/0/alerts/notify.json');
+    expect(missing.body.ctx.project).toBeUndefined();
   });
 });
 

@@ -446,3 +446,50 @@ export const RepositoryEvents = {
   defaultBranchChanged: 'pipelines.repository.default_branch_changed',
   branchPushed: 'pipelines.branch.pushed',
 } as const;
+
+/**
+ * alerting.alert.created | updated | resolved: an alert of a project, as it is after the change.
+ * `created` carries the project's incident settings at that moment (`create_issue`,
+ * `incident_author_id`: the user who last saved them), so work-items can open the incident;
+ * `resolved` carries `auto_close_incident` so it can close it.
+ */
+export interface AlertEventV1 {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  severity: string;
+  status: string;
+  started_at: string;
+  ended_at: string | null;
+  event_count: number;
+  fingerprint: string | null;
+  monitoring_tool: string | null;
+  service: string | null;
+  hosts: string[];
+  environment: string | null;
+  incident_markdown: string | null;
+  issue_iid: number | null;
+  create_issue: boolean;
+  auto_close_incident: boolean;
+  incident_author_id: number | null;
+}
+
+export const AlertEvents = {
+  created: 'alerting.alert.created',
+  updated: 'alerting.alert.updated',
+  resolved: 'alerting.alert.resolved',
+} as const;
+
+/** work-items.incident.created: an incident issue was opened for alert `alert_id` of the project. */
+export interface IncidentEventV1 {
+  alert_id: number;
+  project_id: number;
+  issue_id: number;
+  issue_iid: number;
+}
+
+export const IncidentEvents = {
+  created: 'work-items.incident.created',
+} as const;

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { incidentConsumer } from './incidents/incident-consumer';
 import { identityConsumer } from './read-model/consumer';
 
 /** The work-items service, as the runtime boots it. */
@@ -11,6 +12,6 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps)],
+  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps)],
 };
 export { configSchema };
