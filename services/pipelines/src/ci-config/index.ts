@@ -5,7 +5,8 @@
  */
 import { lintCiConfig } from './lint';
 import { processConfig } from './process';
-import { evaluateWorkflow, expandVariables, SeedError, seedJobs } from './seed';
+import { evaluateWorkflow, SeedError, seedJobs } from './seed';
+import { expandVariables } from './variables';
 import type { CompileContext, CompileResult } from './types';
 
 export type { CompileContext, CompileResult, CompiledJob, JobWhen } from './types';

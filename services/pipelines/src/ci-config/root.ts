@@ -4,6 +4,7 @@
  * Pure. See ../shared/reference/ci-config.md §2–§3 and §8.
  */
 import { checkImage, checkRules, checkServices, checkVariables, Errors, isNestedStrings } from './entries';
+import { buildBridge, isBridge } from './bridge';
 import { buildJob, DEFAULT_KEYS, isJob } from './job';
 import type { ConfigModel, JobConfig } from './model';
 import { isPlainObject } from './yaml-load';
@@ -77,6 +78,12 @@ function checkJobs(errors: Errors, config: Record<string, unknown>, defaults: Re
     if (ROOT_KEYS.includes(name)) continue;
     if (name.startsWith('.')) {
       if (value === null || value === undefined || (isPlainObject(value) && Object.keys(value).length === 0)) errors.add(`jobs:${name}`, "config can't be blank");
+      continue;
+    }
+    if (isBridge(name, value)) {
+      visible++;
+      const bridge = buildBridge(errors, name, value);
+      if (bridge) jobs.push(bridge);
       continue;
     }
     if (!isJob(name, value)) {
