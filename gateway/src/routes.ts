@@ -72,6 +72,8 @@ export interface RouteBehaviour {
   reusedAnswers?: { writtenBy: string };
   /** A successful write (any method but GET and HEAD) empties the gateway's caches before it is answered. */
   clearsCachesOnWrite?: boolean;
+  /** Token scopes beyond `read_api` that allow GET and HEAD here (GitLab's `allow_access_with_scope`). */
+  readScopes?: readonly string[];
 }
 
 /** One routing-table entry: a path pattern, what to resolve, and the route's behaviour. */
@@ -151,6 +153,9 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/merge_requests/:iid/notes/*', 'project'], ['/projects/:id/snippets/:sid/notes/*', 'project'],
     ['/groups/:id/epics/:eid/notes/*', 'group'],
   ]),
+  // pipelines, the Repository Files and Branches APIs (the CI sources); files are readable with `read_repository`
+  ...family({ service: 'pipelines', readScopes: ['read_repository'] }, [['/projects/:id/repository/files/*', 'project']]),
+  ...family({ service: 'pipelines' }, [['/projects/:id/repository/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
   // alerting (the notify endpoints outside /api/v4 are ALERT_SUFFIXES below)
   ...family({ service: 'alerting' }, [['/projects/:id/alert_management*/*', 'project']]),
