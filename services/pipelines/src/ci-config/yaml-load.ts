@@ -69,7 +69,8 @@ function depthOf(value: unknown, depth: number): number {
 
 /** Sets an own property, even one named `__proto__` (plain assignment would replace the prototype). */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** True for a mapping loaded from YAML (not an array, not a tag). */
