@@ -4,6 +4,10 @@ import { compileErrors, context } from './helpers';
 const CASES: [string, string, string[]][] = [
   // loading (§1)
   ['blank content', '  \n', ['Please provide content of .gitlab-ci.yml']],
+  ['a mapping value in a plain scalar', 'unit:\n  script: echo a: b\n', ['(<unknown>): mapping values are not allowed in this context at line 2 column 17']],
+  ['a key indented out of its mapping', 'unit:\n  script: a\n stage: test\n', ['(<unknown>): did not find expected key while parsing a block mapping at line 1 column 1']],
+  ['an unterminated quoted scalar', 'unit:\n  script: "echo\n', ['(<unknown>): found unexpected end of stream while scanning a quoted scalar at line 2 column 11']],
+  ['a tab as indentation', 'unit:\n\tscript: a\n', ['(<unknown>): found character that cannot start any token while scanning for the next token at line 2 column 1']],
   ['a root that is not a mapping', '- a\n- b\n', ['Invalid configuration format']],
   ['a root that is a scalar', 'just text', ['Invalid configuration format']],
   // top level, jobs, hidden jobs (§2)
