@@ -84,7 +84,8 @@ function optionsOf(job: JobConfig, startIn: string | null, needs: Need[] | null)
     ['dependencies', job.dependencies], ['before_script', job.beforeScript], ['script', job.script],
     ['after_script', job.afterScript], ['environment', job.environment ?? undefined], ['retry', job.retry],
     ['start_in', startIn], ['allow_failure_criteria', isPlainObject(job.allowFailure) ? job.allowFailure : undefined],
-    ['needs', needs ?? undefined], ['tags', job.tags],
+    ['needs', needs ?? undefined], ['tags', job.tags], ['interruptible', job.raw.interruptible],
+    ['resource_group', job.raw.resource_group], ['coverage', job.raw.coverage], ['timeout', job.timeout],
   ];
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined && v !== null));
 }

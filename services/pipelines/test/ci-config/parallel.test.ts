@@ -37,6 +37,25 @@ deploy:
     expect(await compileErrors(`unit:\n  script: a\n  ${yaml}\n`)).toEqual(errors);
   });
 
+  it('keeps the build options a runner and the job API need', async () => {
+    const unit = job(await compileOk(`
+unit:
+  script: a
+  image: ruby
+  interruptible: true
+  resource_group: prod
+  coverage: '/Total: (\\d+)%/'
+  timeout: 10m
+  environment: {name: production}
+  when: delayed
+  start_in: 5 min
+`), 'unit');
+    expect(unit.options).toEqual({
+      image: { name: 'ruby' }, script: ['a'], environment: { name: 'production' },
+      start_in: '5 min', interruptible: true, resource_group: 'prod', coverage: '/Total: (\\d+)%/', timeout: '10m',
+    });
+  });
+
   it('names the pipeline from workflow:name with variables expanded', async () => {
     const result = await compileOk('variables: {KIND: nightly}\nworkflow:\n  name: "$KIND build of ${CI_COMMIT_BRANCH}$UNSET"\nunit:\n  script: a\n');
     expect(result.name).toBe('nightly build of main');
