@@ -1,7 +1,9 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
+import { repositoryReader } from './repository';
 import { regexErrors } from './repository/errors';
 import { mountBranches } from './routes/branches';
+import { mountCiLint } from './routes/ci-lint';
 import { mountRepositoryFiles } from './routes/repository-files';
 
 /** Builds the pipelines service's express app (no I/O here). */
@@ -12,6 +14,7 @@ export function createApp(deps: ServiceDeps): Express {
     api: (router) => {
       mountRepositoryFiles(router, repositoryDeps);
       mountBranches(router, repositoryDeps);
+      mountCiLint(router, { db: deps.db, reader: repositoryReader });
     },
   });
 }
