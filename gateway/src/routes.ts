@@ -159,6 +159,8 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/import/*', 'project'], ['/projects/:id/relation-imports/*', 'project'], ['/projects/import/*'],
     ['/projects/import-relation/*'], ['/projects/remote-import/*'], ['/projects/remote-import-s3/*'],
   ]),
+  // pipelines, CI Lint
+  ...family({ service: 'pipelines' }, [['/projects/:id/ci/lint', 'project']]),
 ];
 
 /**

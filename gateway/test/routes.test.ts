@@ -62,6 +62,7 @@ describe('routing table', () => {
     ['/api/v4/projects/5/pipelines/latest', 'pipelines project'],
     ['/api/v4/projects/5/pipelines/9/test_report_summary', 'pipelines project'],
     ['/api/v4/projects/5/pipeline', 'pipelines project'],
+    ['/api/v4/projects/5/ci/lint', 'pipelines project'],
     ['/api/v4/projects/5/alert_management_alerts/1/metric_images', 'alerting project'],
     ['/api/v4/projects/5/export', 'project-transfer project'],
     ['/api/v4/projects/5/export/download', 'project-transfer project'],
