@@ -152,6 +152,7 @@ export const ROUTES: RouteDef[] = [
     ['/groups/:id/epics/:eid/notes/*', 'group'],
   ]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
+  ...family({ service: 'pipelines', authenticated: true }, [['/projects/:id/jobs/*', 'project']]),
   // alerting (the notify endpoints outside /api/v4 are ALERT_SUFFIXES below)
   ...family({ service: 'alerting' }, [['/projects/:id/alert_management*/*', 'project']]),
   ...family({ service: 'project-transfer' }, [['/projects/:id/export/*', 'project']]),

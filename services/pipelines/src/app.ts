@@ -1,13 +1,19 @@
 import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
+import { compileCiConfig } from './ci-config';
 import { repositoryReader } from './repository';
 import { mountCiLint } from './routes/ci-lint';
+import { mountJobs } from './routes/jobs';
+import { mountPipelines } from './routes/pipelines';
 
 /** Builds the pipelines service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
+  const pipelineDeps = { db: deps.db, creation: { repository: repositoryReader, compile: compileCiConfig } };
   return serviceApp(deps, {
     api: (router) => {
       mountCiLint(router, { db: deps.db, reader: repositoryReader });
+      mountPipelines(router, pipelineDeps);
+      mountJobs(router, pipelineDeps);
     },
   });
 }
