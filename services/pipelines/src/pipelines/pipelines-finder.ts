@@ -59,6 +59,7 @@ function byScope(db: Knex, q: Q, projectId: number, p: PipelinesParams, branchRe
   else if (p.scope === 'branches' || p.scope === 'tags') {
     const newest = db('pipelines').max('id').where({ project_id: projectId, tag: p.scope === 'tags' }).groupBy('ref');
     if (p.scope === 'branches') newest.whereIn('ref', branchRefs);
+    if (p.source !== 'parent_pipeline') newest.whereNot('source', 'parent_pipeline');
     q.whereIn('id', newest);
   }
 }

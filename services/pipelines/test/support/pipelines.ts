@@ -55,9 +55,9 @@ export class PipelinesWorld {
     return this.svc.as({ user, project: { ...project, access_level: this.levelOf(user) } });
   }
 
-  /** Commits `files` (default: the CI file) on `branch`. */
-  commit(project: ProjectScope, files: Record<string, string> = { '.gitlab-ci.yml': CI_YAML }, branch = 'main'): Promise<string> {
-    return commitFiles(this.svc.deps.db, project.id, files, branch);
+  /** Commits `files` (default: the CI file) on `branch`, creating it from `startBranch` when given. */
+  commit(project: ProjectScope, files: Record<string, string> = { '.gitlab-ci.yml': CI_YAML }, branch = 'main', startBranch?: string): Promise<string> {
+    return commitFiles(this.svc.deps.db, project.id, files, branch, startBranch);
   }
 
   /** Creates a pipeline on `ref` as the developer; returns the response body. */
