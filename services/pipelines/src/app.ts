@@ -5,6 +5,7 @@ import { repositoryReader } from './repository';
 import { mountCiLint } from './routes/ci-lint';
 import { mountJobs } from './routes/jobs';
 import { mountPipelines } from './routes/pipelines';
+import { mountRunnerApi } from './routes/runner-api';
 
 /** Builds the pipelines service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
@@ -14,6 +15,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountCiLint(router, { db: deps.db, reader: repositoryReader });
       mountPipelines(router, pipelineDeps);
       mountJobs(router, pipelineDeps);
+      mountRunnerApi(router, { db: deps.db, identity: deps.identity });
     },
   });
 }
