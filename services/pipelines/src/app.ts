@@ -6,10 +6,11 @@ import { mountCiLint } from './routes/ci-lint';
 import { mountJobs } from './routes/jobs';
 import { mountPipelines } from './routes/pipelines';
 import { mountRunnerApi } from './routes/runner-api';
+import { runnerSummaries } from './entities/runner';
 
 /** Builds the pipelines service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const pipelineDeps = { db: deps.db, creation: { repository: repositoryReader, compile: compileCiConfig } };
+  const pipelineDeps = { db: deps.db, creation: { repository: repositoryReader, compile: compileCiConfig }, runners: runnerSummaries };
   return serviceApp(deps, {
     api: (router) => {
       mountCiLint(router, { db: deps.db, reader: repositoryReader });

@@ -2,6 +2,7 @@
  * Job entities (lib/api/entities/ci/job_basic.rb, job.rb, bridge.rb). See ../shared/reference/runner.md §8.
  */
 import type { Job } from '../jobs/job-row';
+import type { ArtifactRow } from '../jobs/jobs-finder';
 import type { CommitRow } from '../repository/repository-store';
 import type { Pipeline } from '../pipelines/pipeline-row';
 import type { UserSnapshot } from '../pipelines/pipeline-store';
@@ -14,6 +15,8 @@ export interface JobsContext {
   users: Map<number, UserSnapshot>;
   /** The runners that ran the page's jobs, as `Entities::Ci::Runner`, by id. */
   runners: Map<number, Record<string, unknown>>;
+  /** The stored artifacts of the page's jobs, by job id. */
+  artifacts: Map<number, ArtifactRow[]>;
   /** The commits of the page's pipelines, by sha. */
   commits: Map<string, CommitRow>;
   now: Date;
@@ -59,12 +62,15 @@ export function toJobBasic(j: Job, c: JobsContext, view: PipelineView) {
 
 /** `Ci::Job` (builds). */
 export function toJob(j: Job, c: JobsContext, view: PipelineView) {
+  const artifacts = c.artifacts.get(j.id) ?? [];
+  const archive = artifacts.find((a) => a.file_type === 'archive');
   return {
     ...toJobBasic(j, c, view),
-    artifacts: [],
+    ...(archive ? { artifacts_file: { filename: archive.filename, size: Number(archive.size) } } : {}),
+    artifacts: artifacts.map((a) => ({ file_type: a.file_type, size: Number(a.size), filename: a.filename, file_format: a.file_format })),
     runner: j.runner_id === null ? null : (c.runners.get(j.runner_id) ?? null),
     runner_manager: null,
-    artifacts_expire_at: null,
+    artifacts_expire_at: iso(archive?.expire_at ?? null),
     archived: false,
     tag_list: [...j.tags].sort(),
   };

@@ -36,6 +36,16 @@ export function pipelineJobsQuery(db: Knex, pipelineId: number, p: JobsParams): 
   return q.orderBy('id', 'desc');
 }
 
+/** A stored artifact of a job (its metadata). */
+export interface ArtifactRow {
+  job_id: number | string;
+  file_type: string;
+  size: number | string;
+  filename: string;
+  file_format: string;
+  expire_at: Date | null;
+}
+
 /** A runner summary source, filled by the runners part of the service. */
 export type RunnerLookup = (db: Knex, ids: number[]) => Promise<Map<number, Record<string, unknown>>>;
 
@@ -49,8 +59,14 @@ export async function jobsContext(db: Knex, jobs: Job[], runners?: RunnerLookup)
     const found = await commitsBySha(db, projectId, pipelines.filter((p) => p.project_id === projectId).map((p) => p.sha));
     for (const [sha, row] of found) commits.set(sha, row);
   }
+  const artifacts: ArtifactRow[] = jobs.length
+    ? await db('job_artifacts').select('job_id', 'file_type', 'size', 'filename', 'file_format', 'expire_at').whereIn('job_id', jobs.map((j) => j.id)).orderBy('id')
+    : [];
+  const byJob = new Map<number, ArtifactRow[]>();
+  for (const a of artifacts) byJob.set(Number(a.job_id), [...(byJob.get(Number(a.job_id)) ?? []), a]);
   return {
     pipelines: new Map(pipelines.map((p) => [p.id, p])),
+    artifacts: byJob,
     users: await usersByIds(db, jobs.map((j) => j.user_id)),
     runners: runners && runnerIds.length ? await runners(db, runnerIds) : new Map(),
     commits,

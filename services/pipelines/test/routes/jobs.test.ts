@@ -1,5 +1,6 @@
 import type { TestService } from '@anvil/testing';
-import { transitionJob } from '../../src/jobs';
+import { pickPendingJob, transitionJob } from '../../src/jobs';
+import { runnerStore } from '../../src/runners/runner-store';
 import { PipelinesWorld, startPipelines } from '../support/pipelines';
 
 describe('jobs routes', () => {
@@ -52,6 +53,23 @@ describe('jobs routes', () => {
       expect(all.body.some((j: { status: string }) => j.status === 'failed')).toBe(true);
       const one = await world.as(world.users.reporter, project).get(`${jobsUrl()}/${all.body[0].id}`).expect(200);
       expect(one.body.id).toBe(all.body[0].id);
+    });
+
+    it('shows the runner that took the job and its stored artifacts', async () => {
+      const own = world.project();
+      await world.commit(own);
+      const p = await world.pipeline(own);
+      const runner = await runnerStore.insert(svc.deps.db, { runnerType: 'instance_type', description: 'shared one', creatorId: world.users.admin.id }, 'glrt-test-token-1');
+      const picked = await pickPendingJob(svc.deps.db, { runnerId: runner.id, tags: [], runUntagged: true, projectIds: [own.id] }, 'digest-of-job-token');
+      expect(picked!.pipeline_id).toBe(p.id);
+      await svc.deps.db('job_artifacts').insert({ job_id: picked!.id, project_id: own.id, pipeline_id: p.id, file_type: 'archive', file_format: 'zip',
+        filename: 'artifacts.zip', size: 1234, sha256: 'a'.repeat(64), storage_key: 'k', expire_at: new Date('2030-01-01T00:00:00Z') });
+      const res = await world.as(world.users.reporter, own).get(`/api/v4/projects/${own.id}/jobs/${picked!.id}`).expect(200);
+      expect(res.body).toMatchObject({ status: 'running', artifacts_file: { filename: 'artifacts.zip', size: 1234 },
+        artifacts: [{ file_type: 'archive', size: 1234, filename: 'artifacts.zip', file_format: 'zip' }], artifacts_expire_at: '2030-01-01T00:00:00.000Z',
+        runner: { id: runner.id, description: 'shared one', ip_address: null, active: true, paused: false, is_shared: true, runner_type: 'instance_type', online: false, status: 'never_contacted' } });
+      expect(res.body.started_at).not.toBeNull();
+      expect(res.body.duration).toBeGreaterThanOrEqual(0);
     });
 
     it('is 401 anonymous, 403 for a guest, 404 for an unknown job', async () => {
