@@ -72,6 +72,8 @@ export interface RouteBehaviour {
   reusedAnswers?: { writtenBy: string };
   /** A successful write (any method but GET and HEAD) empties the gateway's caches before it is answered. */
   clearsCachesOnWrite?: boolean;
+  /** Token scopes beyond `read_api` that allow GET and HEAD here (GitLab's `allow_access_with_scope`). */
+  readScopes?: readonly string[];
 }
 
 /** One routing-table entry: a path pattern, what to resolve, and the route's behaviour. */
@@ -161,6 +163,9 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/merge_requests/:iid/notes/*', 'project'], ['/projects/:id/snippets/:sid/notes/*', 'project'],
     ['/groups/:id/epics/:eid/notes/*', 'group'],
   ]),
+  // pipelines, the Repository Files and Branches APIs (the CI sources); files are readable with `read_repository`
+  ...family({ service: 'pipelines', readScopes: ['read_repository'] }, [['/projects/:id/repository/files/*', 'project']]),
+  ...family({ service: 'pipelines' }, [['/projects/:id/repository/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
   ...family({ service: 'pipelines', authenticated: true }, [['/projects/:id/jobs/*', 'project']]),
   // pipelines, the runner API: runner and job tokens travel in the body, `Runner-Token` or `JOB-TOKEN`

@@ -5,11 +5,11 @@
  * See ../shared/reference/repository-files.md §4 and §5.
  */
 import type { Knex } from 'knex';
-import { BadRequestError } from '@anvil/http';
+import { NOT_ALLOWED_TO_PUSH, RepositoryError } from './errors';
 import { BLANK_SHA, commitId, Signature } from './git-objects';
 import { branchPushed, defaultBranchChanged } from './repository-events';
 import { commitsBySha, getBranch, insertCommit, lastCommitTouching, listBranchRows, lockRepository, putBlob, putTree, setBranch, setDefaultBranch, getTree } from './repository-store';
-import { isValidBranchName } from './ref-names';
+import { conflictsWithHierarchy, isValidBranchName } from './ref-names';
 import { pathSegments } from './reader';
 import { editTree, IndexError, PathChange } from './tree-edit';
 
@@ -29,6 +29,8 @@ export interface FileCommitInput {
   author: { name: string; email: string };
   committer: { name: string; email: string };
   lastCommitId?: string;
+  /** The caller may push to protected branches (Maintainer and up). */
+  canPushProtected: boolean;
 }
 
 /** The commit made and the branch it is on. */
@@ -46,30 +48,38 @@ function signature(who: { name: string; email: string }, date: Date): Signature 
   return { name: cleanIdent(who.name), email: cleanIdent(who.email), date };
 }
 
-async function validateBranches(trx: Knex.Transaction, input: FileCommitInput, start: string, empty: boolean): Promise<void> {
+function newBranchError(branch: string, reason: string): RepositoryError {
+  return new RepositoryError(`Something went wrong when we tried to create '${branch}' for you: ${reason}`);
+}
+
+async function validateBranches(trx: Knex.Transaction, input: FileCommitInput, start: string, repo: { defaultBranch: string | null; branches: string[] }): Promise<void> {
+  const empty = repo.branches.length === 0;
+  if (!input.canPushProtected && (empty || input.branch === repo.defaultBranch)) throw new RepositoryError(NOT_ALLOWED_TO_PUSH);
   if (empty) {
-    if (!isValidBranchName(input.branch)) throw new BadRequestError(`Something went wrong when we tried to create '${input.branch}' for you: Branch name is invalid`);
+    if (!isValidBranchName(input.branch)) throw newBranchError(input.branch, 'Branch name is invalid');
     return;
   }
-  if (!(await getBranch(trx, input.projectId, start))) throw new BadRequestError('You can only create or edit files when you are on a branch');
+  if (!(await getBranch(trx, input.projectId, start))) throw new RepositoryError('You can only create or edit files when you are on a branch');
   if (input.branch === start) return;
   if (await getBranch(trx, input.projectId, input.branch)) {
-    throw new BadRequestError(`A branch called '${input.branch}' already exists. Switch to that branch in order to make changes`);
+    throw new RepositoryError(`A branch called '${input.branch}' already exists. Switch to that branch in order to make changes`);
   }
-  if (!isValidBranchName(input.branch)) throw new BadRequestError(`Something went wrong when we tried to create '${input.branch}' for you: Branch name is invalid`);
+  if (!isValidBranchName(input.branch)) throw newBranchError(input.branch, 'Branch name is invalid');
+  if (conflictsWithHierarchy(repo.branches, input.branch)) throw newBranchError(input.branch, 'Branch name conflicts with existing branch hierarchy.');
 }
 
 /** Makes the commit of one file change on `branch` (from `startBranch`), moving or creating the branch. */
 export async function commitFile(db: Knex, input: FileCommitInput): Promise<FileCommitResult> {
   return db.transaction(async (trx) => {
     const repo = await lockRepository(trx, input.projectId);
-    const empty = (await listBranchRows(trx, input.projectId)).length === 0;
+    const branches = (await listBranchRows(trx, input.projectId)).map((b) => b.name);
+    const empty = branches.length === 0;
     const start = input.startBranch ?? input.branch;
-    await validateBranches(trx, input, start, empty);
+    await validateBranches(trx, input, start, { defaultBranch: repo.defaultBranch, branches });
     const parent = empty ? null : ((await getBranch(trx, input.projectId, start))?.commit_sha ?? null);
     if (parent && input.action === 'update' && input.lastCommitId) {
       const last = await lastCommitTouching(trx, input.projectId, parent, input.path);
-      if (last && last !== input.lastCommitId) throw new BadRequestError('You are attempting to update a file that has changed since you started editing it.');
+      if (last && last !== input.lastCommitId) throw new RepositoryError('You are attempting to update a file that has changed since you started editing it.');
     }
     const parentCommit = parent ? (await commitsBySha(trx, input.projectId, [parent])).get(parent) : undefined;
     const change: PathChange = input.action === 'delete' ? { action: 'delete' } : { action: input.action, blobSha: await putBlob(trx, input.content as Buffer), executable: input.executable };
@@ -78,7 +88,7 @@ export async function commitFile(db: Knex, input: FileCommitInput): Promise<File
     try {
       root = (await editTree(io, parentCommit?.tree_sha ?? null, pathSegments(input.path), change)) ?? (await putTree(trx, []));
     } catch (e) {
-      if (e instanceof IndexError) throw new BadRequestError(e.message);
+      if (e instanceof IndexError) throw new RepositoryError(e.message);
       throw e;
     }
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);

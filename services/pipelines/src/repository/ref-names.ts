@@ -15,3 +15,8 @@ export function isValidBranchName(name: string): boolean {
   if (name.endsWith('/') || name.endsWith('.')) return false;
   return name.split('/').every((c) => c.length > 0 && !c.startsWith('.') && !c.endsWith('.lock'));
 }
+
+/** Whether `name` would be a directory of an existing branch or have one as a directory (`a` vs `a/b`): Git's refs cannot hold both. */
+export function conflictsWithHierarchy(existing: string[], name: string): boolean {
+  return existing.some((b) => b !== name && (b.startsWith(`${name}/`) || name.startsWith(`${b}/`)));
+}

@@ -159,3 +159,17 @@ export async function setBranch(trx: Db, projectId: number, name: string, sha: s
 export async function deleteBranchRow(trx: Db, projectId: number, name: string): Promise<boolean> {
   return (await trx('repository_branches').where({ project_id: projectId, name }).delete()) > 0;
 }
+
+/** Every commit reachable from `head` (itself included), by parents. */
+export async function ancestorShas(db: Db, projectId: number, head: string): Promise<Set<string>> {
+  const { rows } = await db.raw(
+    `WITH RECURSIVE chain(sha) AS (
+       SELECT :head::text
+       UNION
+       SELECT unnest(c.parent_shas) FROM chain JOIN repository_commits c ON c.project_id = :pid AND c.sha = chain.sha
+     )
+     SELECT sha FROM chain`,
+    { pid: projectId, head },
+  );
+  return new Set((rows as { sha: string }[]).map((r) => r.sha));
+}

@@ -11,7 +11,7 @@ import { getCommit } from '../../src/repository/repository-store';
 const WHO = { name: 'A U Thor', email: 'a@example.com' };
 
 function input(projectId: number, over: Partial<FileCommitInput>): FileCommitInput {
-  return { projectId, actorId: 1, branch: 'main', path: 'x', content: Buffer.from(''), action: 'create', message: 'm', author: WHO, committer: WHO, ...over };
+  return { projectId, actorId: 1, branch: 'main', path: 'x', content: Buffer.from(''), action: 'create', message: 'm', author: WHO, committer: WHO, canPushProtected: true, ...over };
 }
 
 describe('repositoryReader', () => {
