@@ -40,24 +40,38 @@ export function isArrayOfStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-/** A variables mapping's values as strings; null when the mapping is not one GitLab accepts. */
-export function variablesValue(value: unknown, allowHash: readonly string[]): Record<string, string> | null {
-  if (!isPlainObject(value)) return null;
-  const out: Record<string, string> = {};
-  for (const [key, raw] of Object.entries(value)) {
-    if (typeof raw === 'string' || typeof raw === 'number') out[key] = String(raw);
-    else if (isPlainObject(raw) && Object.keys(raw).every((k) => allowHash.includes(k)) && 'value' in raw && (typeof raw.value === 'string' || typeof raw.value === 'number')) out[key] = String(raw.value);
-    else if (isPlainObject(raw) && allowHash.includes('description') && !('value' in raw) && Object.keys(raw).every((k) => allowHash.includes(k))) out[key] = '';
-    else return null;
-  }
-  return out;
+function isAlphanumeric(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-/** Validates `variables:`; returns the names-to-values map, or null after recording the error. */
-export function checkVariables(errors: Errors, location: string, value: unknown, allowHash: readonly string[]): Record<string, string> | null {
-  const vars = variablesValue(value, allowHash);
-  if (vars === null) errors.add(location, 'config should be a hash of key value pairs');
-  return vars;
+/**
+ * Validates `variables:` as Entry::Variables/Entry::Variable: a mapping of names to strings or integers,
+ * or to `{value, …}` with the data keys `allowedData` allows (none: values must be strings). Returns
+ * the names-to-values map, or null after recording the errors.
+ */
+export function checkVariables(errors: Errors, location: string, value: unknown, allowedData: readonly string[]): Record<string, string> | null {
+  if (!isPlainObject(value)) {
+    errors.add(location, 'config should be a hash');
+    return null;
+  }
+  const before = errors.list.length;
+  const out: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const at = `${location}:${key}`;
+    if (isAlphanumeric(raw)) out[key] = String(raw);
+    else if (isPlainObject(raw)) {
+      if ('value' in raw && raw.value !== null && !isAlphanumeric(raw.value)) errors.add(at, 'config value must be an alphanumeric string');
+      if ('description' in raw && raw.description !== null && !isAlphanumeric(raw.description)) errors.add(at, 'config description must be an alphanumeric string');
+      if ('expand' in raw && typeof raw.expand !== 'boolean') errors.add(at, 'config expand should be a boolean value');
+      if ('options' in raw && !isArrayOfStrings(raw.options)) errors.add(at, 'config options should be an array of strings');
+      const extra = Object.keys(raw).filter((k) => !allowedData.includes(k));
+      if (!allowedData.length) errors.add(at, 'config must be a string');
+      else if (extra.length) errors.add(at, `config uses invalid data keys: ${extra.join(', ')}`);
+      if (isArrayOfStrings(raw.options) && raw.options.length && !raw.options.includes(String(raw.value))) errors.add(at, 'config value must be present in options');
+      out[key] = raw.value === undefined || raw.value === null ? '' : String(raw.value);
+    } else errors.list.push('variable definition must be either a string or a hash');
+  }
+  return errors.list.length > before ? null : out;
 }
 
 /** Validates `image:` (a string or `{name, entrypoint, …}`). */
@@ -65,19 +79,21 @@ export function checkImage(errors: Errors, location: string, value: unknown): vo
   if (typeof value === 'string') return;
   if (!isPlainObject(value)) return errors.add(location, 'config should be a hash or a string');
   errors.unknownKeys(location, value, ['name', 'entrypoint', 'docker', 'pull_policy', 'kubernetes']);
-  if (typeof value.name !== 'string' || value.name === '') errors.add(location, "config name can't be blank");
-  if ('entrypoint' in value && !isArrayOfStrings(value.entrypoint)) errors.add(location, 'entrypoint config should be an array of strings');
+  if (value.name === undefined || value.name === null || value.name === '') errors.add(location, "name can't be blank");
+  else if (typeof value.name !== 'string') errors.add(location, 'name should be a string');
+  if ('entrypoint' in value && !isArrayOfStrings(value.entrypoint)) errors.add(location, 'entrypoint should be an array of strings');
 }
 
 /** Validates `services:` (a list of strings or `{name, alias, entrypoint, command}`). */
 export function checkServices(errors: Errors, location: string, value: unknown): void {
-  if (!Array.isArray(value)) return errors.add(location, 'config should be a array');
+  if (!Array.isArray(value)) return errors.add(location, 'config should be an array');
   value.forEach((service) => {
     const at = `${location}:service`;
     if (typeof service === 'string') return;
     if (!isPlainObject(service)) return errors.add(at, 'config should be a hash or a string');
     errors.unknownKeys(at, service, ['name', 'entrypoint', 'command', 'alias', 'ports', 'variables', 'pull_policy', 'docker', 'kubernetes']);
-    if (typeof service.name !== 'string' || service.name === '') errors.add(at, "config name can't be blank");
+    if (service.name === undefined || service.name === null || service.name === '') errors.add(at, "name can't be blank");
+    else if (typeof service.name !== 'string') errors.add(at, 'name should be a string');
   });
 }
 
@@ -87,7 +103,7 @@ export function checkAllowFailure(errors: Errors, location: string, value: unkno
   if (!isPlainObject(value)) return errors.add(location, 'config should be a hash or a boolean value');
   errors.unknownKeys(location, value, ['exit_codes']);
   const codes = value.exit_codes;
-  const ok = Number.isInteger(codes) || (Array.isArray(codes) && codes.length > 0 && codes.every(Number.isInteger));
+  const ok = codes === undefined || codes === null || Number.isInteger(codes) || (Array.isArray(codes) && codes.every(Number.isInteger));
   if (!ok) errors.add(location, 'exit codes should be an array of integers or an integer');
 }
 
@@ -137,37 +153,60 @@ export function checkArtifacts(errors: Errors, location: string, value: unknown)
   }
 }
 
-/** Validates one `rules:` list (job or workflow). */
+function checkRule(errors: Errors, at: string, rule: unknown, allowedWhen: readonly string[], allowedKeys: readonly string[]): void {
+  if (!isPlainObject(rule) || Object.keys(rule).length === 0) {
+    return errors.add(at, isPlainObject(rule) || rule === null ? "config can't be blank" : 'config should be a hash');
+  }
+  const delayed = rule.when === 'delayed';
+  if (!delayed && 'start_in' in rule) errors.add(at, 'config contains disallowed keys: start_in');
+  if (delayed && (rule.start_in === undefined || rule.start_in === null || rule.start_in === '')) errors.add(at, "start in can't be blank");
+  if (delayed && parseDuration(rule.start_in) === null) errors.add(at, 'start in should be a duration');
+  if (delayed && (parseDuration(rule.start_in) ?? 0) > 604800) errors.add(at, 'start in should not exceed the limit');
+  if ('if' in rule && rule.if !== null && (typeof rule.if !== 'string' || !isValidExpression(rule.if))) errors.add(at, 'if invalid expression syntax');
+  if ('allow_failure' in rule && rule.allow_failure !== null && typeof rule.allow_failure !== 'boolean') errors.add(at, 'allow failure should be a boolean value');
+  if ('when' in rule && rule.when !== null && !allowedWhen.includes(String(rule.when))) errors.add(at, `when unknown value: ${String(rule.when)}`);
+  errors.unknownKeys(at, rule, allowedKeys);
+  if ('variables' in rule) checkVariables(errors, `${at}:variables`, rule.variables, []);
+}
+
+/** Validates one `rules:` list (job or workflow): arrays of rules may nest (they are flattened). */
 export function checkRules(errors: Errors, location: string, value: unknown, allowedWhen: readonly string[], allowedKeys: readonly string[]): void {
-  if (!Array.isArray(value) || !value.every((r) => isPlainObject(r) || Array.isArray(r))) return errors.add(location, 'config should be an array of hashes');
-  for (const rule of value.flat(10)) {
-    const at = `${location}:rule`;
-    if (!isPlainObject(rule)) {
-      errors.add(at, 'config should be a hash');
-      continue;
-    }
-    errors.unknownKeys(at, rule, allowedKeys);
-    if ('if' in rule) {
-      if (typeof rule.if !== 'string') errors.add(at, 'if should be a string');
-      else if (!isValidExpression(rule.if)) errors.add(at, 'if invalid expression syntax');
-    }
-    if ('when' in rule && !allowedWhen.includes(rule.when as string)) errors.add(at, `when should be one of: ${allowedWhen.join(', ')}`);
-    if ('start_in' in rule && rule.when !== 'delayed') errors.add(at, 'start_in must be blank');
-    if (rule.when === 'delayed' && parseDuration(rule.start_in) === null) errors.add(at, 'start_in should be a duration');
-    if ('allow_failure' in rule && typeof rule.allow_failure !== 'boolean') errors.add(at, 'allow_failure should be a boolean value');
-    if ('variables' in rule) checkVariables(errors, `${at}:variables`, rule.variables, []);
+  if (!Array.isArray(value)) return errors.add(location, 'config should be an array');
+  for (const rule of value.flat(10)) checkRule(errors, `${location}:rule`, rule, allowedWhen, allowedKeys);
+}
+
+/** True for rules as Processable accepts them: hashes, or arrays of hashes nested up to 10 levels. */
+export function isNestedArrayOfHashes(value: unknown, depth = 10): boolean {
+  if (!Array.isArray(value) || depth === 0) return false;
+  return value.every((v) => isPlainObject(v) || isNestedArrayOfHashes(v, depth - 1));
+}
+
+const RE2_MESSAGE = 'should be an array of strings or regular expressions using re2 syntax';
+
+function isRefPattern(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const m = /^\/(.+)\/([imsx]*)$/s.exec(value);
+  if (!m) return true;
+  try {
+    new RegExp(m[1], m[2].replace(/x/g, ''));
+    return true;
+  } catch {
+    return false;
   }
 }
 
-/** Validates `only:`/`except:` (a list of refs, or `{refs, variables, changes, kubernetes}`). */
+/** Validates `only:`/`except:` (Entry::Policy: a list of refs, or `{refs, variables, changes, kubernetes}`). */
 export function checkPolicy(errors: Errors, location: string, value: unknown): void {
-  if (typeof value === 'string' || isArrayOfStrings(value)) return;
-  if (!isPlainObject(value)) return errors.add(location, 'has to be either an array of conditions or a hash');
-  errors.unknownKeys(location, value, ['refs', 'kubernetes', 'variables', 'changes']);
-  if ('refs' in value && !isArrayOfStrings(value.refs) && typeof value.refs !== 'string') errors.add(`${location}:refs`, 'config should be an array of strings or regular expressions');
-  if ('variables' in value) {
-    if (!isArrayOfStrings(value.variables)) errors.add(`${location}:variables`, 'config should be an array of valid expressions');
-    else if (!value.variables.every(isValidExpression)) errors.add(`${location}:variables`, 'config should be an array of valid expressions');
+  if (Array.isArray(value)) {
+    if (!value.every(isRefPattern)) errors.add(location, `config ${RE2_MESSAGE}`);
+    return;
   }
-  if ('kubernetes' in value && value.kubernetes !== 'active') errors.add(`${location}:kubernetes`, 'config unknown value: ' + String(value.kubernetes));
+  if (!isPlainObject(value)) return void errors.list.push(`${location} has to be either an array of conditions or a hash`);
+  if (Object.keys(value).length === 0) return errors.add(location, "config can't be blank");
+  errors.unknownKeys(location, value, ['refs', 'kubernetes', 'variables', 'changes']);
+  if (Array.isArray(value.variables) && !value.variables.every((v) => typeof v === 'string' && isValidExpression(v))) errors.add(location, 'variables invalid expression syntax');
+  if ('refs' in value && value.refs !== null && !(Array.isArray(value.refs) && value.refs.every(isRefPattern))) errors.add(location, `refs ${RE2_MESSAGE}`);
+  if ('kubernetes' in value && value.kubernetes !== null && value.kubernetes !== 'active') errors.add(location, `kubernetes unknown value: ${String(value.kubernetes)}`);
+  if ('variables' in value && value.variables !== null && !isArrayOfStrings(value.variables)) errors.add(location, 'variables should be an array of strings');
+  if ('changes' in value && value.changes !== null && !isArrayOfStrings(value.changes)) errors.add(location, 'changes should be an array of strings');
 }

@@ -176,7 +176,8 @@ function evaluate(expr: Expr, vars: Record<string, string>): Value {
       const left = evaluate(expr.left, vars);
       const right = evaluate(expr.right, vars);
       if (expr.op === '==' || expr.op === '!=') {
-        const equal = typeof left === 'object' || typeof right === 'object' ? false : left === right;
+        const isRe = (v: Value) => v !== null && typeof v === 'object';
+        const equal = isRe(left) || isRe(right) ? false : left === right;
         return expr.op === '==' ? equal : !equal;
       }
       const re = asRegex(right);

@@ -6,7 +6,7 @@
 import { parseDuration, START_IN_LIMIT_SECONDS, TIMEOUT_LIMIT_SECONDS } from './duration';
 import {
   checkAllowFailure, checkArtifacts, checkImage, checkPolicy, checkRetry, checkRules, checkServices, checkVariables,
-  Errors, flattenStrings, isArrayOfStrings, isNestedStrings,
+  Errors, flattenStrings, isArrayOfStrings, isNestedArrayOfHashes, isNestedStrings,
 } from './entries';
 import type { JobConfig, Need } from './model';
 import { isPlainObject } from './yaml-load';
@@ -38,47 +38,66 @@ function checkCommands(errors: Errors, location: string, value: unknown): void {
   if (!isNestedStrings(value)) errors.add(location, 'config should be a string or a nested array of strings up to 10 levels deep');
 }
 
-function checkNeeds(errors: Errors, location: string, value: unknown): Need[] | null {
-  if (!Array.isArray(value) && !isPlainObject(value) && typeof value !== 'string') {
-    errors.add(location, 'config can only be a hash or an array');
-    return null;
+function needOf(errors: Errors, at: string, need: unknown): Need | null {
+  if (typeof need === 'string') {
+    if (need === '') errors.add(at, "config can't be blank");
+    return { job: need, artifacts: true, optional: false };
   }
-  const list = Array.isArray(value) ? value : [value];
-  const needs: Need[] = [];
-  for (const need of list) {
-    if (typeof need === 'string') needs.push({ job: need, artifacts: true, optional: false });
-    else if (isPlainObject(need) && typeof need.job === 'string' && !('pipeline' in need) && !('project' in need)) {
-      errors.unknownKeys(`${location}:need`, need, ['job', 'artifacts', 'optional', 'parallel']);
-      needs.push({ job: need.job, artifacts: need.artifacts !== false, optional: need.optional === true });
-    } else if (isPlainObject(need) && ('pipeline' in need || 'project' in need)) continue;
-    else errors.add(`${location}:need`, 'has an unsupported type');
+  if (isPlainObject(need) && 'job' in need && !('project' in need) && !('ref' in need) && !('pipeline' in need)) {
+    errors.unknownKeys(at, need, ['job', 'artifacts', 'optional', 'parallel']);
+    if (need.job === null || need.job === '') errors.add(at, "job can't be blank");
+    else if (typeof need.job !== 'string') errors.add(at, 'job should be a string');
+    if ('artifacts' in need && typeof need.artifacts !== 'boolean') errors.add(at, 'artifacts should be a boolean value');
+    if ('optional' in need && typeof need.optional !== 'boolean') errors.add(at, 'optional should be a boolean value');
+    return { job: String(need.job), artifacts: need.artifacts !== false, optional: need.optional === true };
   }
-  return needs;
+  if (isPlainObject(need) && 'job' in need && 'pipeline' in need && !('project' in need)) return null;
+  errors.list.push(`${at} has an unsupported type`);
+  return null;
 }
 
+/** Validates `needs:` (Entry::Needs + Entry::Need); returns the same-pipeline needs. */
+function checkNeeds(errors: Errors, location: string, value: unknown): Need[] | null {
+  if (!Array.isArray(value) && !isPlainObject(value)) {
+    errors.add(location, value === null || value === '' ? "config can't be blank" : 'config can only be a hash or an array');
+    return null;
+  }
+  const list = (Array.isArray(value) ? value : [value]).flat(10);
+  return list.map((need) => needOf(errors, `${location}:need`, need)).filter((n): n is Need => n !== null);
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** Processable's then Job's own validations, in GitLab's declaration order. */
 function jobOwnChecks(errors: Errors, at: string, job: Record<string, unknown>): void {
+  const hasRules = present(job.rules);
+  if (hasRules) {
+    const used = ['only', 'except', 'start_in'].filter((k) => present(job[k]));
+    if (used.length) errors.add(at, `config key may not be used with \`rules\`: ${used.join(', ')}`);
+  }
+  if (present(job.extends) && typeof job.extends !== 'string' && !isArrayOfStrings(job.extends)) errors.add(at, 'extends should be an array of strings or a string');
+  if (hasRules && !isNestedArrayOfHashes(job.rules)) errors.add(at, 'rules should be an array containing hashes and arrays of hashes');
+  if (present(job.resource_group) && typeof job.resource_group !== 'string') errors.add(at, 'resource group should be a string');
   errors.unknownKeys(at, job, JOB_KEYS);
   if ('script' in job && 'run' in job) errors.add(at, 'config these keys cannot be used together: script, run');
   if ('script' in job && (job.script === null || job.script === '' || (Array.isArray(job.script) && job.script.length === 0))) errors.add(at, "script can't be blank");
-  if ('when' in job && job.when !== null && !JOB_WHEN.includes(job.when as string)) errors.add(at, `when should be one of: ${JOB_WHEN.join(', ')}`);
-  if ('dependencies' in job && job.dependencies !== null && !isArrayOfStrings(job.dependencies)) errors.add(at, 'dependencies should be an array of strings');
-  const hasRules = job.rules !== undefined && job.rules !== null;
+  if (present(job.when) && !JOB_WHEN.includes(job.when as string)) errors.add(at, `when should be one of: ${JOB_WHEN.join(', ')}`);
+  if (present(job.dependencies) && !isArrayOfStrings(job.dependencies)) errors.add(at, 'dependencies should be an array of strings');
+  if (present(job.allow_failure) && typeof job.allow_failure !== 'boolean' && !isPlainObject(job.allow_failure)) errors.add(at, 'allow failure should be a hash or a boolean value');
   if (job.when === 'delayed') {
     const secs = parseDuration(job.start_in);
     if (secs === null) errors.add(at, 'start in should be a duration');
     else if (secs > START_IN_LIMIT_SECONDS) errors.add(at, 'start in should not exceed the limit');
   }
-  if (job.start_in !== undefined && job.start_in !== null && (hasRules || job.when !== 'delayed')) errors.add(at, 'start in must be blank');
-  if (hasRules) {
-    const used = ['only', 'except', 'start_in'].filter((k) => job[k] !== undefined && job[k] !== null);
-    if (used.length) errors.add(at, `config key may not be used with \`rules\`: ${used.join(', ')}`);
-  }
-  if ('extends' in job && typeof job.extends !== 'string' && !isArrayOfStrings(job.extends)) errors.add(at, 'extends should be an array of strings or a string');
-  if (typeof job.timeout !== 'undefined') {
-    const secs = parseDuration(job.timeout);
-    if (secs === null) errors.add(at, 'timeout should be a duration');
-    else if (secs > TIMEOUT_LIMIT_SECONDS) errors.add(at, 'timeout should not exceed the limit');
-  }
+  if (present(job.start_in) && (hasRules || job.when !== 'delayed')) errors.add(at, 'start in must be blank');
+}
+
+function checkTimeout(errors: Errors, at: string, value: unknown): void {
+  const secs = parseDuration(value);
+  if (secs === null) errors.add(at, 'config should be a duration');
+  else if (secs > TIMEOUT_LIMIT_SECONDS) errors.add(at, 'config should not exceed the limit');
 }
 
 function jobEntryChecks(errors: Errors, at: string, job: Record<string, unknown>): void {
@@ -89,13 +108,14 @@ function jobEntryChecks(errors: Errors, at: string, job: Record<string, unknown>
   if ('image' in job) checkImage(errors, `${at}:image`, job.image);
   if ('services' in job) checkServices(errors, `${at}:services`, job.services);
   if ('retry' in job) checkRetry(errors, `${at}:retry`, job.retry);
+  if (present(job.timeout)) checkTimeout(errors, `${at}:timeout`, job.timeout);
   if ('tags' in job && !isArrayOfStrings(job.tags)) errors.add(`${at}:tags`, 'config should be an array of strings');
   if ('artifacts' in job) checkArtifacts(errors, `${at}:artifacts`, job.artifacts);
   if ('needs' in job) checkNeeds(errors, `${at}:needs`, job.needs);
   if ('allow_failure' in job) checkAllowFailure(errors, `${at}:allow_failure`, job.allow_failure);
-  if ('only' in job && job.only !== null) checkPolicy(errors, `${at}:only`, job.only);
-  if ('except' in job && job.except !== null) checkPolicy(errors, `${at}:except`, job.except);
-  if ('rules' in job && job.rules !== null) checkRules(errors, `${at}:rules`, job.rules, RULE_WHEN, RULE_KEYS);
+  if (present(job.only)) checkPolicy(errors, `${at}:only`, job.only);
+  if (present(job.except)) checkPolicy(errors, `${at}:except`, job.except);
+  if (present(job.rules)) checkRules(errors, `${at}:rules`, job.rules, RULE_WHEN, RULE_KEYS);
   if ('variables' in job) checkVariables(errors, `${at}:variables`, job.variables, ['value', 'expand']);
   if ('inherit' in job) checkInherit(errors, `${at}:inherit`, job.inherit);
 }
@@ -158,7 +178,7 @@ export function buildJob(errors: Errors, name: string, job: Record<string, unkno
   if (errors.list.length > before) return null;
   const full = withDefaults(job, defaults);
   const inheritVars = isPlainObject(job.inherit) ? job.inherit.variables : undefined;
-  const needs = 'needs' in job ? checkNeeds(new Errors(), '', job.needs) : null;
+  const needs = present(job.needs) ? checkNeeds(new Errors(), '', job.needs) : null;
   return {
     name,
     stage: typeof job.stage === 'string' ? job.stage : 'test',
@@ -173,8 +193,8 @@ export function buildJob(errors: Errors, name: string, job: Record<string, unkno
     allowFailure: allowFailureOf(job.allow_failure),
     needs,
     rules: Array.isArray(job.rules) ? (job.rules.flat(10) as Record<string, unknown>[]) : null,
-    only: policyOf(job.only),
-    except: policyOf(job.except),
+    only: policyOf(job.only, true),
+    except: policyOf(job.except, false),
     retry: retryOf(full.retry),
     timeout: full.timeout === undefined || full.timeout === null ? null : String(full.timeout),
     artifacts: isPlainObject(full.artifacts) ? full.artifacts : null,
@@ -193,11 +213,13 @@ function variablesOf(value: unknown): Record<string, string> {
   return out;
 }
 
-/** `only`/`except` in GitLab's normalised form: `{refs: [...], variables: [...], …}`. */
-export function policyOf(value: unknown): Record<string, unknown> | null {
+/**
+ * `only`/`except` in GitLab's normalised form (`{refs: [...], variables: [...], …}`); an `only` hash
+ * without `refs` keeps the default refs (Entry::Policy#value deep-merges `{refs: [branches, tags]}`).
+ */
+export function policyOf(value: unknown, isOnly: boolean): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return { refs: [value] };
   if (Array.isArray(value)) return { refs: value };
-  if (isPlainObject(value)) return typeof value.refs === 'string' ? { ...value, refs: [value.refs] } : value;
+  if (isPlainObject(value)) return isOnly && !('refs' in value) ? { refs: ['branches', 'tags'], ...value } : value;
   return null;
 }

@@ -10,7 +10,7 @@ export async function commitFiles(db: Knex, projectId: number, files: Record<str
   for (const [path, content] of Object.entries(files)) {
     const result = await commitFile(db, {
       projectId, actorId: 1, branch, ...(first && startBranch ? { startBranch } : {}), path, content: Buffer.from(content),
-      action: 'create', message: `Add ${path}\n`, author: WHO, committer: WHO,
+      action: 'create', message: `Add ${path}\n`, author: WHO, committer: WHO, canPushProtected: true,
     });
     first = false;
     sha = result.sha;
