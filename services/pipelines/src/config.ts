@@ -1,4 +1,7 @@
-import type { Schema } from '@anvil/config';
+import { int, type Schema } from '@anvil/config';
 
 /** Env vars the pipelines service reads beyond the shared `serviceSchema`. */
-export const configSchema = {} satisfies Schema;
+export const configSchema = {
+  /** How long `POST /jobs/request` holds a runner's request while no job comes (ms; Workhorse's long polling). */
+  RUNNER_LONG_POLL_MS: int(50_000, 0, 250_000),
+} satisfies Schema;
