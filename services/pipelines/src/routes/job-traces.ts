@@ -16,7 +16,8 @@ export function mountJobTraces(router: Router, { db }: { db: Knex }): void {
     authorizeReadBuild(c);
     const job = await findProjectJob(db, c.project!.id, job_id);
     if (!job) throw new RecordNotFoundError();
-    res.status(200).set({ 'Content-Type': 'text/plain', 'Content-Disposition': `infile; filename="${job.id}.log"` });
+    res.status(200).setHeader('Content-Type', 'text/plain');
+    res.setHeader('Content-Disposition', `infile; filename="${job.id}.log"`);
     for await (const chunk of traceStore.read(db, job.id)) {
       if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
     }

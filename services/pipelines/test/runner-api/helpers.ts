@@ -18,3 +18,11 @@ export async function newPipeline(svc: TestService, projectId: number, jobs: Par
   });
   return pipeline;
 }
+
+/** A job of a fresh pipeline taken by a fresh runner: the job's id and token, and the pipeline. */
+export async function runningJob(svc: TestService, projectId: number, jobs: Parameters<typeof compiledJob>[] = [['only', 'test', 0, { tags: [`p${projectId}`] }]]) {
+  const pipeline = await newPipeline(svc, projectId, jobs);
+  const runner = await newRunner(svc, { runner_type: 'instance_type', tag_list: [`p${projectId}`], run_untagged: false });
+  const r = await svc.as({}).post('/api/v4/jobs/request').send({ token: runner.token }).expect(201);
+  return { id: r.body.id as number, token: r.body.token as string, pipeline, runner };
+}
