@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
 
+/** The Postgres channel announcing pending jobs (shared by every schema; the payload names one). */
+export const JOBS_PENDING_CHANNEL = 'anvil_jobs_pending';
+
 /**
- * Runners (authentication tokens hashed at rest), the job tokens handed to them, job traces kept as
- * byte-offset chunks, and job artifacts' metadata (their bytes live in object storage).
+ * Runners (authentication tokens hashed at rest; job tokens are digests on `jobs`), job traces kept
+ * as byte-offset chunks, job artifacts' metadata (their bytes live in object storage), and the
+ * notification that wakes long-polling runners when a job becomes pending (payload: the schema).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('runners', (t) => {
@@ -11,6 +15,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('runner_type').notNullable();
     t.bigInteger('project_id').nullable();
     t.bigInteger('group_id').nullable();
+    /** The group's full path when created: its projects are those whose path starts with it. */
+    t.text('group_full_path').nullable();
     t.text('description').notNullable().defaultTo('');
     t.text('maintenance_note').nullable();
     t.specificType('tag_list', 'text[]').notNullable().defaultTo('{}');
@@ -31,12 +37,6 @@ export async function up(knex: Knex): Promise<void> {
     (runner_type = 'instance_type' and project_id is null and group_id is null)
     or (runner_type = 'group_type' and group_id is not null and project_id is null)
     or (runner_type = 'project_type' and project_id is not null and group_id is null))`);
-  await knex.schema.createTable('job_tokens', (t) => {
-    t.bigInteger('job_id').primary();
-    t.text('token_digest').notNullable().unique();
-    t.bigInteger('runner_id').notNullable().references('id').inTable('runners').onDelete('CASCADE');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-  });
   await knex.schema.createTable('job_trace_chunks', (t) => {
     t.bigInteger('job_id').notNullable();
     t.bigInteger('start_offset').notNullable();
@@ -59,11 +59,20 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['job_id', 'file_type']);
     t.index(['pipeline_id', 'file_type']);
   });
+  await knex.raw(`
+    CREATE FUNCTION notify_job_pending() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('${JOBS_PENDING_CHANNEL}', TG_TABLE_SCHEMA);
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER jobs_pending_notify AFTER INSERT OR UPDATE OF status ON jobs
+      FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION notify_job_pending();
+  `);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP TRIGGER IF EXISTS jobs_pending_notify ON jobs; DROP FUNCTION IF EXISTS notify_job_pending()');
   await knex.schema.dropTableIfExists('job_artifacts');
   await knex.schema.dropTableIfExists('job_trace_chunks');
-  await knex.schema.dropTableIfExists('job_tokens');
   await knex.schema.dropTableIfExists('runners');
 }

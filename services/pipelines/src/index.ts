@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { stopQueueWaker } from './runners/job-queue-waker';
 
 /** The pipelines service, as the runtime boots it. */
 export const pipelinesService: ServiceDefinition = {
@@ -10,5 +11,6 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  onStop: (deps) => stopQueueWaker(deps.db),
 };
 export { configSchema };

@@ -24,6 +24,7 @@ export async function createRunner(deps: RunnerServiceDeps, user: Actor, input: 
     const group = await deps.identity.resolveGroup(String(input.groupId), user.id);
     if (!group) throw new BadRequestError('Missing/invalid group');
     level = Math.max(level, group.access_level);
+    input = { ...input, groupFullPath: group.full_path };
   } else if (input.runnerType === 'project_type') {
     const project = await deps.identity.resolveProject(String(input.projectId), user.id);
     if (!project) throw new BadRequestError('Missing/invalid project');

@@ -10,6 +10,7 @@ export interface RunnerRow {
   runner_type: RunnerType;
   project_id: string | number | null;
   group_id: string | number | null;
+  group_full_path: string | null;
   description: string;
   maintenance_note: string | null;
   tag_list: string[];
@@ -33,6 +34,7 @@ export function toRunner(r: RunnerRow): Runner {
     runnerType: r.runner_type,
     projectId: num(r.project_id),
     groupId: num(r.group_id),
+    groupFullPath: r.group_full_path,
     description: r.description,
     maintenanceNote: r.maintenance_note,
     tagList: r.tag_list,
@@ -58,6 +60,7 @@ export const runnerStore = {
         runner_type: n.runnerType,
         project_id: n.projectId ?? null,
         group_id: n.groupId ?? null,
+        group_full_path: n.groupFullPath ?? null,
         description: n.description ?? '',
         maintenance_note: n.maintenanceNote ?? null,
         tag_list: [...new Set(n.tagList ?? [])].sort(),

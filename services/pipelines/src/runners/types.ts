@@ -12,6 +12,7 @@ export interface Runner {
   runnerType: RunnerType;
   projectId: number | null;
   groupId: number | null;
+  groupFullPath: string | null;
   description: string;
   maintenanceNote: string | null;
   tagList: string[];
@@ -31,6 +32,7 @@ export interface NewRunner {
   runnerType: RunnerType;
   projectId?: number;
   groupId?: number;
+  groupFullPath?: string;
   description?: string;
   maintenanceNote?: string;
   tagList?: string[];
