@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { repositoryProjectConsumer } from './repository/project-consumer';
 import { stopQueueWaker } from './runners/job-queue-waker';
 
 /** The pipelines service, as the runtime boots it. */
@@ -11,6 +12,7 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  consumers: (deps) => [repositoryProjectConsumer(deps)],
   onStop: (deps) => stopQueueWaker(deps.db),
 };
 export { configSchema };
