@@ -64,7 +64,7 @@ out["renamed"] = project.pipelines.get(pipeline.id).name
 
 second = project.pipelines.create({"ref": "main"})
 out["list_all"] = [p.id == pipeline.id for p in project.pipelines.list(get_all=True)]
-out["list_filtered"] = [p.id == second.id for p in project.pipelines.list(ref="main", order_by="id", sort="asc", name="Staging deploy")]
+out["list_filtered"] = [p.id == pipeline.id for p in project.pipelines.list(ref="main", order_by="id", sort="asc", name="Staging deploy")]
 
 owner.projects.get(pid, lazy=True).pipelines.delete(second.id)
 try:
