@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { startDelayedScheduler, stopDelayedScheduler } from './jobs/delayed-scheduler';
 import { repositoryProjectConsumer } from './repository/project-consumer';
 import { stopQueueWaker } from './runners/job-queue-waker';
 
@@ -13,6 +14,10 @@ export const pipelinesService: ServiceDefinition = {
   configSchema,
   createApp,
   consumers: (deps) => [repositoryProjectConsumer(deps)],
-  onStop: (deps) => stopQueueWaker(deps.db),
+  onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
+  onStop: async (deps) => {
+    stopDelayedScheduler(deps.db);
+    await stopQueueWaker(deps.db);
+  },
 };
 export { configSchema };
