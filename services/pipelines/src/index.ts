@@ -3,6 +3,7 @@ import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
 import { startDelayedScheduler, stopDelayedScheduler } from './jobs/delayed-scheduler';
+import { pipelineProjectConsumer } from './pipelines/project-consumer';
 import { repositoryProjectConsumer } from './repository/project-consumer';
 import { stopQueueWaker } from './runners/job-queue-waker';
 
@@ -13,7 +14,7 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [repositoryProjectConsumer(deps)],
+  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps)],
   onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
   onStop: async (deps) => {
     stopDelayedScheduler(deps.db);
