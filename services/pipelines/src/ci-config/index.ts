@@ -6,6 +6,7 @@
 import { lintCiConfig } from './lint';
 import { processConfig } from './process';
 import { evaluateWorkflow, SeedError, seedJobs } from './seed';
+import { expandVariables } from './variables';
 import type { CompileContext, CompileResult } from './types';
 
 export type { CompileContext, CompileResult, CompiledJob, JobWhen } from './types';
@@ -30,7 +31,9 @@ export async function compileCiConfig(yaml: string, ctx: CompileContext): Promis
       projectPath: ctx.projectPath ?? null,
       variables: ctx.variables,
     });
-    return { ok: true, stages: model.stages, jobs, variables, mergedYaml: processed.mergedYaml, warnings: processed.warnings };
+    const name = model.workflowName === null ? null : expandVariables(model.workflowName, { ...variables, ...ctx.variables });
+    const result = { ok: true as const, stages: model.stages, jobs, variables, name, mergedYaml: '', warnings: processed.warnings };
+    return Object.defineProperty(result, 'mergedYaml', { enumerable: true, get: () => processed.mergedYaml });
   } catch (err) {
     if (err instanceof SeedError) return { ok: false, errors: [err.message], warnings: processed.warnings, ...(err.filtered ? { filtered: true } : {}) };
     throw err;

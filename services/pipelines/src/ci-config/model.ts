@@ -34,8 +34,12 @@ export interface JobConfig {
   inheritVariables: boolean | string[];
   dependencies: string[] | null;
   environment: unknown;
+  /** `parallel:` as written (an integer or `{matrix}`), null when absent. */
+  parallel: unknown;
   /** The job's configuration after includes, extends, references and defaults. */
   raw: Record<string, unknown>;
+  /** A trigger job (downstream pipeline): validated and linted, left out of the pipeline's jobs. */
+  bridge?: boolean;
 }
 
 /** The whole validated configuration. */
