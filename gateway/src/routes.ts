@@ -72,6 +72,8 @@ export interface RouteBehaviour {
   reusedAnswers?: { writtenBy: string };
   /** A successful write (any method but GET and HEAD) empties the gateway's caches before it is answered. */
   clearsCachesOnWrite?: boolean;
+  /** Token scopes beyond `read_api` that allow GET and HEAD here (GitLab's `allow_access_with_scope`). */
+  readScopes?: readonly string[];
 }
 
 /** One routing-table entry: a path pattern, what to resolve, and the route's behaviour. */
@@ -161,7 +163,11 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/merge_requests/:iid/notes/*', 'project'], ['/projects/:id/snippets/:sid/notes/*', 'project'],
     ['/groups/:id/epics/:eid/notes/*', 'group'],
   ]),
+  // pipelines, the Repository Files and Branches APIs (the CI sources); files are readable with `read_repository`
+  ...family({ service: 'pipelines', readScopes: ['read_repository'] }, [['/projects/:id/repository/files/*', 'project']]),
+  ...family({ service: 'pipelines' }, [['/projects/:id/repository/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
+  ...family({ service: 'pipelines', authenticated: true }, [['/projects/:id/jobs/*', 'project']]),
   // pipelines, the runner API: runner and job tokens travel in the body, `Runner-Token` or `JOB-TOKEN`
   // and are the service's to judge; artifact uploads are stored by the gateway
   ...family(RUNNER_API, [['/user/runners'], ['/runners/*'], ['/jobs/*']]),
@@ -175,6 +181,8 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/import/*', 'project'], ['/projects/:id/relation-imports/*', 'project'], ['/projects/import/*'],
     ['/projects/import-relation/*'], ['/projects/remote-import/*'], ['/projects/remote-import-s3/*'],
   ]),
+  // pipelines, CI Lint
+  ...family({ service: 'pipelines' }, [['/projects/:id/ci/lint', 'project']]),
 ];
 
 /**

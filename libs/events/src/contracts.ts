@@ -417,6 +417,36 @@ export const SettingsEvents = {
   updated: 'identity.settings.updated',
 } as const;
 
+/**
+ * pipelines.repository.default_branch_changed: a project's default branch as its repository now
+ * answers it (the branch of its first commit; `null` when its last branch was deleted). Identity
+ * keeps the project's `default_branch` in step.
+ */
+export interface DefaultBranchChangedV1 {
+  project_id: number;
+  default_branch: string | null;
+  previous: string | null;
+  actor_id: number | null;
+}
+
+/**
+ * pipelines.branch.pushed: a branch moved from `before` to `after` (40 zeros: created or deleted)
+ * by a commit of the Repository Files API or the Branches API, like a Git push.
+ */
+export interface BranchPushedV1 {
+  project_id: number;
+  ref: string;
+  before: string;
+  after: string;
+  /** The commit's author e-mail's user, i.e. the caller. */
+  user_id: number | null;
+}
+
+export const RepositoryEvents = {
+  defaultBranchChanged: 'pipelines.repository.default_branch_changed',
+  branchPushed: 'pipelines.branch.pushed',
+} as const;
+
 /** One job as a pipeline event lists it (GitLab's pipeline hook `builds[]`). */
 export interface PipelineEventBuildV1 {
   id: number;

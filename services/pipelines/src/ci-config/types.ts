@@ -68,6 +68,12 @@ export interface CompileContext {
   defaultBranch: string | null;
   /** Predefined CI variables plus the pipeline's own (`variables` of POST /pipeline), by name. */
   variables: Record<string, string>;
+  /** True when `ref` is a tag (`only: [tags]`); a branch otherwise. */
+  tag?: boolean;
+  /** The project's full path (`group/project`), for `only: [ref@group/project]` and lint's `includes`. */
+  projectPath?: string;
+  /** The project's web URL, for the `blob`/`raw` links of lint's `includes`. */
+  projectWebUrl?: string;
   /** Reads a file of the same commit for `include: local` (null when absent). */
   readLocal(path: string): Promise<string | null>;
 }

@@ -100,6 +100,8 @@ export async function processPipeline(trx: Knex.Transaction, pipelineId: number,
 
 /** The payload of a pipeline event, loading its variables, user and project path. */
 export async function pipelineEventData(trx: Knex.Transaction, pipeline: Pipeline, jobs: Job[], previousStatus: string | null, actorId: number | null) {
-  const [variables, users, path] = await Promise.all([variablesOf(trx, pipeline.id), usersByIds(trx, [pipeline.user_id]), projectPath(trx, pipeline.project_id)]);
+  const variables = await variablesOf(trx, pipeline.id);
+  const users = await usersByIds(trx, [pipeline.user_id]);
+  const path = await projectPath(trx, pipeline.project_id);
   return pipelinePayload(pipeline, { jobs, variables, user: users.get(pipeline.user_id ?? -1) ?? null, projectPath: path, previousStatus, actorId });
 }

@@ -79,7 +79,9 @@ export function variableMap(vars: PipelineVariable[]): Record<string, string> {
  * earlier one): predefined, job (`CI_JOB_*`), YAML, pipeline variables, variables given on play.
  */
 export async function jobVariables(db: Db, job: Job, pipeline: Pipeline, baseUrl: string): Promise<RunnerVariable[]> {
-  const [path, users, pipelineVars] = await Promise.all([projectPath(db, job.project_id), usersByIds(db, [job.user_id ?? pipeline.user_id]), variablesOf(db, pipeline.id)]);
+  const path = await projectPath(db, job.project_id);
+  const users = await usersByIds(db, [job.user_id ?? pipeline.user_id]);
+  const pipelineVars = await variablesOf(db, pipeline.id);
   const projectFullPath = path ?? String(job.project_id);
   const out = new Map<string, RunnerVariable>();
   const put = (key: string, value: string, extra: Partial<RunnerVariable> = {}) => out.set(key, { key, value, public: true, masked: false, ...extra });

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Actor, ProjectScope } from '@anvil/auth';
 import { ValidationError } from '@anvil/http';
 import type { CompileContext, CompiledJob, CompileResult } from '../ci-config/types';
+import { getCommit } from '../repository/repository-store';
 import type { RepositoryReader } from '../repository/types';
 import { emitJobEvent, emitPipelineEvent, jobPayload, JobEvents, PipelineEvents } from '../events/pipeline-events';
 import type { NewJob } from '../jobs/job-row';
@@ -56,7 +57,8 @@ export async function compileFor(db: Knex, deps: CreateDeps, input: CreateInput)
   const facts = { ref: resolved.ref, sha: resolved.sha, beforeSha: resolved.beforeSha, tag: false, source: input.source, projectId: input.project.id,
     projectPath: input.project.path_with_namespace, defaultBranch, baseUrl: input.baseUrl, user: input.user };
   const result = await deps.compile(yaml, {
-    ref: resolved.ref, sha: resolved.sha, source: input.source, defaultBranch,
+    ref: resolved.ref, sha: resolved.sha, source: input.source, defaultBranch, tag: false,
+    projectPath: input.project.path_with_namespace, projectWebUrl: `${input.baseUrl}/${input.project.path_with_namespace}`,
     variables: { ...predefinedPipelineVariables(facts), ...variableMap(input.variables) },
     readLocal: (path) => deps.repository.readFile(db, input.project.id, resolved.sha, path.replace(/^\/+/, '')),
   });
@@ -83,6 +85,7 @@ export interface Seed {
   beforeSha: string;
   tag: boolean;
   name?: string | null;
+  committedAt?: Date | null;
   jobs: CompiledJob[];
 }
 
@@ -96,7 +99,7 @@ export async function storePipeline(db: Knex, input: Omit<CreateInput, 'ref' | '
     const iid = await nextPipelineIid(trx, input.project);
     const pipeline = await insertPipeline(trx, {
       project_id: input.project.id, iid, ref: seed.ref, sha: seed.sha, before_sha: seed.beforeSha, tag: seed.tag,
-      source: input.source, user_id: input.user.id, name: seed.name ?? null,
+      source: input.source, user_id: input.user.id, name: seed.name ?? null, committed_at: seed.committedAt ?? null,
     });
     await insertVariables(trx, pipeline.id, input.variables);
     const jobs = await insertJobs(trx, seed.jobs.map((j) => jobRow(j, pipeline.id, input.project.id, input.user.id)));
@@ -110,5 +113,7 @@ export async function storePipeline(db: Knex, input: Omit<CreateInput, 'ref' | '
 /** Creates a pipeline on `input.ref` from the project's `.gitlab-ci.yml` (POST /projects/:id/pipeline). */
 export async function createPipeline(db: Knex, deps: CreateDeps, input: CreateInput): Promise<Processed> {
   const { resolved, result } = await compileFor(db, deps, input);
-  return storePipeline(db, input, { ref: resolved.ref, sha: resolved.sha, beforeSha: resolved.beforeSha, tag: false, jobs: result.jobs });
+  const commit = await getCommit(db, input.project.id, resolved.sha);
+  const seed = { ref: resolved.ref, sha: resolved.sha, beforeSha: resolved.beforeSha, tag: false, committedAt: commit?.committed_at ?? null, jobs: result.jobs };
+  return storePipeline(db, input, seed);
 }

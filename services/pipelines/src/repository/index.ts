@@ -1,0 +1,3 @@
+/** The repository: GitLab's Repository Files and Branches API subset over Git objects kept in Postgres. */
+export { repositoryReader, readBlobAt } from './reader';
+export type { RepositoryReader, ResolvedRef } from './types';
