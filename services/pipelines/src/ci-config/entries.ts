@@ -4,7 +4,7 @@
  */
 import { parseDuration } from './duration';
 import { isValidExpression } from './expression';
-import { isPlainObject } from './yaml-load';
+import { isPlainObject, setOwn } from './yaml-load';
 
 /** Collects errors as GitLab's Entry::Validator renders them: `<location> <message>`, lower-cased. */
 export class Errors {
@@ -58,7 +58,7 @@ export function checkVariables(errors: Errors, location: string, value: unknown,
   const out: Record<string, string> = {};
   for (const [key, raw] of Object.entries(value)) {
     const at = `${location}:${key}`;
-    if (isAlphanumeric(raw)) out[key] = String(raw);
+    if (isAlphanumeric(raw)) setOwn(out, key, String(raw));
     else if (isPlainObject(raw)) {
       if ('value' in raw && raw.value !== null && !isAlphanumeric(raw.value)) errors.add(at, 'config value must be an alphanumeric string');
       if ('description' in raw && raw.description !== null && !isAlphanumeric(raw.description)) errors.add(at, 'config description must be an alphanumeric string');
@@ -68,7 +68,7 @@ export function checkVariables(errors: Errors, location: string, value: unknown,
       if (!allowedData.length) errors.add(at, 'config must be a string');
       else if (extra.length) errors.add(at, `config uses invalid data keys: ${extra.join(', ')}`);
       if (isArrayOfStrings(raw.options) && raw.options.length && !raw.options.includes(String(raw.value))) errors.add(at, 'config value must be present in options');
-      out[key] = raw.value === undefined || raw.value === null ? '' : String(raw.value);
+      setOwn(out, key, raw.value === undefined || raw.value === null ? '' : String(raw.value));
     } else errors.list.push('variable definition must be either a string or a hash');
   }
   return errors.list.length > before ? null : out;

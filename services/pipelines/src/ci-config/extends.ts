@@ -4,7 +4,7 @@
  * See ../shared/reference/ci-config.md §6.
  */
 import { deepMerge } from './deep-merge';
-import { isPlainObject } from './yaml-load';
+import { isPlainObject, setOwn } from './yaml-load';
 
 /** Deepest chain of `extends` GitLab follows. */
 export const MAX_EXTENDS_NESTING = 10;
@@ -22,7 +22,7 @@ function extendOne(config: Record<string, unknown>, key: string, ancestors: stri
   const value = config[key] as Record<string, unknown>;
   if (done.has(key) || !('extends' in value)) return value;
   const keys = extendsKeys(value);
-  const unknown = keys.filter((k) => !(k in config));
+  const unknown = keys.filter((k) => !Object.prototype.hasOwnProperty.call(config, k));
   if (unknown.length) throw new ConfigError(`${key}: unknown keys in \`extends\` (${unknown.join(', ')})`);
   const invalid = keys.filter((k) => !isPlainObject(config[k]));
   if (invalid.length) throw new ConfigError(`${key}: invalid base hashes in \`extends\` (${invalid.join(', ')})`);
@@ -31,7 +31,7 @@ function extendOne(config: Record<string, unknown>, key: string, ancestors: stri
   let merged: Record<string, unknown> = {};
   for (const base of keys) merged = deepMerge(merged, extendOne(config, base, [...ancestors, key], done));
   const result = deepMerge(merged, value);
-  config[key] = result;
+  setOwn(config, key, result);
   done.add(key);
   return result;
 }

@@ -5,7 +5,7 @@
  */
 import { lintCiConfig } from './lint';
 import { processConfig } from './process';
-import { evaluateWorkflow, SeedError, seedJobs } from './seed';
+import { evaluateWorkflow, expandVariables, SeedError, seedJobs } from './seed';
 import type { CompileContext, CompileResult } from './types';
 
 export type { CompileContext, CompileResult, CompiledJob, JobWhen } from './types';
@@ -30,7 +30,8 @@ export async function compileCiConfig(yaml: string, ctx: CompileContext): Promis
       projectPath: ctx.projectPath ?? null,
       variables: ctx.variables,
     });
-    return { ok: true, stages: model.stages, jobs, variables, mergedYaml: processed.mergedYaml, warnings: processed.warnings };
+    const name = model.workflowName === null ? null : expandVariables(model.workflowName, { ...variables, ...ctx.variables });
+    return { ok: true, stages: model.stages, jobs, variables, name, mergedYaml: processed.mergedYaml, warnings: processed.warnings };
   } catch (err) {
     if (err instanceof SeedError) return { ok: false, errors: [err.message], warnings: processed.warnings, ...(err.filtered ? { filtered: true } : {}) };
     throw err;

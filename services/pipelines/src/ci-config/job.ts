@@ -9,7 +9,8 @@ import {
   Errors, flattenStrings, isArrayOfStrings, isNestedArrayOfHashes, isNestedStrings,
 } from './entries';
 import type { JobConfig, Need } from './model';
-import { isPlainObject } from './yaml-load';
+import { checkParallel } from './parallel';
+import { isPlainObject, setOwn } from './yaml-load';
 
 /** Keys a job may have (Job::ALLOWED_KEYS + Processable::PROCESSABLE_ALLOWED_KEYS). */
 export const JOB_KEYS = [
@@ -118,6 +119,7 @@ function jobEntryChecks(errors: Errors, at: string, job: Record<string, unknown>
   if (present(job.rules)) checkRules(errors, `${at}:rules`, job.rules, RULE_WHEN, RULE_KEYS);
   if ('variables' in job) checkVariables(errors, `${at}:variables`, job.variables, ['value', 'expand']);
   if ('inherit' in job) checkInherit(errors, `${at}:inherit`, job.inherit);
+  if (present(job.parallel)) checkParallel(errors, `${at}:parallel`, job.parallel);
 }
 
 function checkInherit(errors: Errors, at: string, value: unknown): void {
@@ -136,7 +138,7 @@ function withDefaults(job: Record<string, unknown>, defaults: Record<string, unk
   const allowed = (key: string) => (inherit === false ? false : Array.isArray(inherit) ? inherit.includes(key) : true);
   const out = { ...job };
   for (const [key, value] of Object.entries(defaults)) {
-    if (!(key in out) && allowed(key)) out[key] = value;
+    if (!Object.prototype.hasOwnProperty.call(out, key) && allowed(key)) setOwn(out, key, value);
   }
   return out;
 }
@@ -202,6 +204,7 @@ export function buildJob(errors: Errors, name: string, job: Record<string, unkno
     inheritVariables: typeof inheritVars === 'boolean' || isArrayOfStrings(inheritVars) ? inheritVars : true,
     dependencies: isArrayOfStrings(job.dependencies) ? job.dependencies : null,
     environment: job.environment ?? null,
+    parallel: job.parallel ?? null,
     raw: full,
   };
 }
@@ -209,7 +212,7 @@ export function buildJob(errors: Errors, name: string, job: Record<string, unkno
 function variablesOf(value: unknown): Record<string, string> {
   if (!isPlainObject(value)) return {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isPlainObject(v) ? String(v.value ?? '') : String(v);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, isPlainObject(v) ? String(v.value ?? '') : String(v));
   return out;
 }
 

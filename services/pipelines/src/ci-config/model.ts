@@ -34,6 +34,8 @@ export interface JobConfig {
   inheritVariables: boolean | string[];
   dependencies: string[] | null;
   environment: unknown;
+  /** `parallel:` as written (an integer or `{matrix}`), null when absent. */
+  parallel: unknown;
   /** The job's configuration after includes, extends, references and defaults. */
   raw: Record<string, unknown>;
 }

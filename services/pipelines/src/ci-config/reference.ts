@@ -4,7 +4,7 @@
  * resolved first. Pure. See ../shared/reference/ci-config.md §6.
  */
 import { ConfigError } from './extends';
-import { isPlainObject, ReferenceTag } from './yaml-load';
+import { isPlainObject, ReferenceTag, setOwn } from './yaml-load';
 
 function dig(config: Record<string, unknown>, path: string[]): unknown {
   let node: unknown = config;
@@ -33,7 +33,7 @@ function resolveNode(root: Record<string, unknown>, node: unknown, chain: Refere
   if (Array.isArray(node)) return node.map((item) => resolveNode(root, item, chain));
   if (isPlainObject(node)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = resolveNode(root, v, chain);
+    for (const [k, v] of Object.entries(node)) setOwn(out, k, resolveNode(root, v, chain));
     return out;
   }
   return node;

@@ -8,6 +8,7 @@ import { parseDuration } from './duration';
 import { evaluateExpression, ExpressionError } from './expression';
 import type { CompiledJob, JobWhen } from './types';
 import type { ConfigModel, JobConfig, Need } from './model';
+import { expandNeeds, instancesOf } from './parallel';
 import { DEFAULT_ONLY, policyAllows, PolicyContext } from './refs';
 import { isPlainObject } from './yaml-load';
 
@@ -117,50 +118,66 @@ function staticAllowFailure(job: JobConfig): boolean {
   return job.when === 'manual';
 }
 
+/** `$VAR`, `${VAR}` and `%VAR%` replaced by their values, unknown ones by nothing (GitLab's ExpandVariables.expand). */
+export function expandVariables(text: string, vars: Record<string, string>): string {
+  return text.replace(/\$\$|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|%([A-Za-z_][A-Za-z0-9_]*)%/g, (whole, a, b, c) => {
+    if (whole === '$$') return whole;
+    const name = a ?? b ?? c;
+    return Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : '';
+  });
+}
+
 /** Builds the jobs of a pipeline for one ref; throws SeedError with the chain's message. */
 export function seedJobs(model: ConfigModel, rootVars: Record<string, string>, pctx: PolicyContext): CompiledJob[] {
-  const jobs: CompiledJob[] = [];
+  const kept: { job: JobConfig; result: Evaluated; yamlVars: Record<string, string> }[] = [];
   for (const job of model.jobs) {
     const yamlVars = { ...inheritedRootVars(job, rootVars), ...job.variables };
     const result = evaluateJob(job, { ...yamlVars, ...pctx.variables }, pctx, model.workflowRules !== null);
-    if (!result) continue;
-    const exitCodes = isPlainObject(job.allowFailure) ? job.allowFailure.exit_codes : [];
-    jobs.push({
-      name: job.name,
-      stage: job.stage,
-      stageIdx: model.stages.indexOf(job.stage),
-      script: job.script,
-      beforeScript: job.beforeScript ?? [],
-      afterScript: job.afterScript ?? [],
-      image: job.image,
-      services: job.services ?? [],
-      tags: job.tags ?? [],
-      when: result.when as JobWhen,
-      startInSeconds: result.when === 'delayed' ? parseDuration(result.startIn) : null,
-      allowFailure: result.allowFailure ?? staticAllowFailure(job),
-      allowFailureExitCodes: exitCodes,
-      needs: result.needs,
-      retry: job.retry ?? { max: 0, when: ['always'] },
-      timeoutSeconds: job.timeout === null ? null : parseDuration(job.timeout),
-      artifacts: artifactsOf(job.artifacts),
-      variables: { ...yamlVars, ...result.variables },
-      options: optionsOf(job, result.when === 'delayed' ? result.startIn : null, result.needs),
-    });
+    if (result) kept.push({ job, result, yamlVars });
   }
-  return dropDanglingNeeds(jobs);
+  checkDanglingNeeds(kept.map((k) => ({ name: k.job.name, needs: k.result.needs })));
+  const names = new Set(kept.map((k) => k.job.name));
+  const instances = new Map(kept.map((k) => [k.job.name, instancesOf(k.job.name, k.job.parallel)]));
+  const instanceNames = new Map([...instances].map(([name, list]) => [name, list.map((i) => i.name)]));
+  const jobs = kept.flatMap(({ job, result, yamlVars }) => {
+    const needs = expandNeeds(result.needs?.filter((n) => names.has(n.job)) ?? null, instanceNames);
+    return instances.get(job.name)!.map((instance) => compiledJob(model, job, { ...result, needs }, { ...yamlVars, ...instance.variables }, instance.name));
+  });
+  if (jobs.every((j) => j.stage === '.pre' || j.stage === '.post')) throw new SeedError(NO_JOBS_MESSAGE);
+  return jobs;
 }
 
-/** Optional needs on absent jobs are dropped; required ones are the Seed step's error. */
-function dropDanglingNeeds(jobs: CompiledJob[]): CompiledJob[] {
+function compiledJob(model: ConfigModel, job: JobConfig, result: Evaluated, yamlVars: Record<string, string>, name: string): CompiledJob {
+  return {
+    name,
+    stage: job.stage,
+    stageIdx: model.stages.indexOf(job.stage),
+    script: job.script,
+    beforeScript: job.beforeScript ?? [],
+    afterScript: job.afterScript ?? [],
+    image: job.image,
+    services: job.services ?? [],
+    tags: job.tags ?? [],
+    when: result.when as JobWhen,
+    startInSeconds: result.when === 'delayed' ? parseDuration(result.startIn) : null,
+    allowFailure: result.allowFailure ?? staticAllowFailure(job),
+    allowFailureExitCodes: isPlainObject(job.allowFailure) ? job.allowFailure.exit_codes : [],
+    needs: result.needs,
+    retry: job.retry ?? { max: 0, when: ['always'] },
+    timeoutSeconds: job.timeout === null ? null : parseDuration(job.timeout),
+    artifacts: artifactsOf(job.artifacts),
+    variables: { ...yamlVars, ...result.variables },
+    options: optionsOf(job, result.when === 'delayed' ? result.startIn : null, result.needs),
+  };
+}
+
+/** A required need on a job left out of the pipeline is the Seed step's error (optional ones are dropped). */
+function checkDanglingNeeds(jobs: { name: string; needs: Need[] | null }[]): void {
   const names = new Set(jobs.map((j) => j.name));
   for (const job of jobs) {
-    if (!job.needs) continue;
-    const missing = job.needs.find((n) => !names.has(n.job) && !n.optional);
+    const missing = job.needs?.find((n) => !names.has(n.job) && !n.optional);
     if (missing) {
       throw new SeedError(`'${job.name}' job needs '${missing.job}' job, but '${missing.job}' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.`);
     }
-    job.needs = job.needs.filter((n) => names.has(n.job));
   }
-  if (jobs.every((j) => j.stage === '.pre' || j.stage === '.post')) throw new SeedError(NO_JOBS_MESSAGE);
-  return jobs;
 }

@@ -51,6 +51,8 @@ export type CompileResult =
       jobs: CompiledJob[];
       /** Global `variables:` after workflow rules' variables. */
       variables: Record<string, string>;
+      /** The pipeline's name from `workflow:name`, variables expanded (null without one). */
+      name?: string | null;
       /** The configuration after includes and extends, as lint's `merged_yaml`. */
       mergedYaml: string;
       warnings: string[];

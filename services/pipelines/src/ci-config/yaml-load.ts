@@ -67,6 +67,11 @@ function depthOf(value: unknown, depth: number): number {
   return depth;
 }
 
+/** Sets an own property, even one named `__proto__` (plain assignment would replace the prototype). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** True for a mapping loaded from YAML (not an array, not a tag). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ReferenceTag);
@@ -109,12 +114,12 @@ function normaliseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normaliseKeys);
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of value) out[String(k)] = normaliseKeys(v);
+    for (const [k, v] of value) setOwn(out, String(k), normaliseKeys(v));
     return out;
   }
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normaliseKeys(v);
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, normaliseKeys(v));
     return out;
   }
   return value;
