@@ -17,9 +17,8 @@ export function commitTitle(message: string): string {
   if (!message.trim()) return 'No commit message';
   const full = message.split(/[\r\n]/, 1)[0];
   if (full.length < 100) return full;
-  const cut = full.slice(0, 80);
-  const space = cut.lastIndexOf(' ');
-  return `${space > 0 ? cut.slice(0, space) : cut}…`;
+  const space = full.lastIndexOf(' ', 80);
+  return `${full.slice(0, space >= 0 ? space : 80)}…`;
 }
 
 const TRAILER = /^([A-Za-z0-9-]+):\s*(.+)$/;

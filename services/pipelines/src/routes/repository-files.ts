@@ -50,7 +50,7 @@ async function write(deps: RepositoryRouteDeps, req: Request, action: 'create' |
 }
 
 function json(res: Response, status: number, body: unknown): void {
-  res.status(status).type('application/json').json(body);
+  res.status(status).json(body);
 }
 
 /** GitLab's Repository Files API (lib/api/files.rb) without blame and LFS. */

@@ -13,7 +13,7 @@ describe('POST /projects/:id/repository/files/:file_path', () => {
       const project = w.project();
       const res = await w.on(project, 'owner').post(w.files(project, 'ci/build.yml')).send({ branch: 'trunk', content: 'build: {}\n', commit_message: 'Add build' });
       expect(res.status).toBe(201);
-      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-type']).toBe('application/json');
       expect(res.body).toEqual({ file_path: 'ci/build.yml', branch: 'trunk' });
       const branch = await w.svc.deps.db('repository_branches').where({ project_id: project.id }).first();
       const commit = await w.svc.deps.db('repository_commits').where({ project_id: project.id, sha: branch.commit_sha }).first();
