@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Fleet, startFleet } from '@anvil/testing';
 import { Runner } from '../../services/pipelines/runner/src';
 import { client } from './http';
+import { userWithToken } from './support/fleet-api';
 
 const TWO_STAGES = `
 stages: [build, test]
@@ -136,6 +138,52 @@ describe('pipelines with the reference runner', () => {
     const log = await (await fetch(`${fleet.url}/api/v4/projects/${projectId}/jobs/${job.id}/trace`, { headers: { 'PRIVATE-TOKEN': fleet.adminToken } })).text();
     expect(log).toContain('Uploading artifacts: reports/junit.xml (junit)');
     expect(log).toContain('exit code 3');
+  });
+
+  it('lets maintainers create project runners and group owners group runners, as GitLab', async () => {
+    const dev = await userWithToken(fleet, 'runner-dev');
+    const maintainer = await userWithToken(fleet, 'runner-maintainer');
+    await api().post(`/projects/${projectId}/members`, { user_id: dev.id, access_level: 30 });
+    await api().post(`/projects/${projectId}/members`, { user_id: maintainer.id, access_level: 40 });
+    const denied = await client(fleet.url, dev.token).post('/user/runners', { runner_type: 'project_type', project_id: projectId });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ message: '403 Forbidden - Insufficient permissions' });
+    const instance = await client(fleet.url, maintainer.token).post('/user/runners', { runner_type: 'instance_type' });
+    expect(instance.status).toBe(403);
+    const made = await client(fleet.url, maintainer.token).post('/user/runners', { runner_type: 'project_type', project_id: projectId });
+    expect(made.status).toBe(201);
+    expect(made.body.token).toMatch(/^glrt-t3_/);
+    const missing = await client(fleet.url, maintainer.token).post('/user/runners', { runner_type: 'project_type', project_id: 999999 });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ message: '400 Bad request - Missing/invalid project' });
+    const group = await api().post('/groups', { name: 'ci-group', path: 'ci-group' });
+    const groupRunner = await api().post('/user/runners', { runner_type: 'group_type', group_id: group.body.id });
+    expect(groupRunner.status).toBe(201);
+    expect(groupRunner.body.token).toMatch(/^glrt-t2_/);
+    expect((await client(fleet.url).post('/runners/verify', { token: made.body.token })).status).toBe(200);
+    expect((await client(fleet.url).delete('/runners', { 'Runner-Token': made.body.token })).status).toBe(204);
+    expect((await client(fleet.url).post('/runners/verify', { token: made.body.token })).status).toBe(403);
+  });
+
+  it('stops the runner process cleanly on SIGTERM: the poll ends, the running job is reported failed', async () => {
+    const created = await api().post('/user/runners', { runner_type: 'instance_type', tag_list: 'slow', run_untagged: false });
+    await commitCi('slow:\n  tags: [slow]\n  script:\n    - echo started\n    - sleep 30\n', 'put');
+    const pipeline = await api().post(`/projects/${projectId}/pipeline`, { ref: 'main' });
+    const env = { ...process.env, ANVIL_URL: fleet.url, RUNNER_TOKEN: created.body.token, RUNNER_BUILDS_DIR: builds, RUNNER_SHUTDOWN_GRACE_MS: '500', RUNNER_TRACE_INTERVAL_MS: '100' };
+    const proc = spawn(process.execPath, ['--require', 'tsx/cjs', 'services/pipelines/runner/src/main.ts'], { cwd: path.resolve(__dirname, '../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (b) => (out += b));
+    proc.stderr!.on('data', (b) => (out += b));
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    for (let i = 0; i < 150 && !out.includes('received'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toMatch(/job \d+ \(slow\) received/);
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('SIGTERM received: stopping');
+    const done = await finished(pipeline.body.id);
+    expect(done.status).toBe('failed');
+    const [job] = (await api().get(`/projects/${projectId}/pipelines/${pipeline.body.id}/jobs`)).body;
+    expect(job).toMatchObject({ status: 'failed', failure_reason: 'runner_system_failure' });
   });
 
   it('refuses what GitLab removed: registration tokens (410)', async () => {
