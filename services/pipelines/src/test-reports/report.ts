@@ -32,6 +32,16 @@ export async function readReport(body: Readable, gzip: boolean): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * The XML documents of a report: a runner's `gzip` report holds one gzip member per matched file
+ * (GitLab parses each as its own document), and gunzipping joins them; each starts with its
+ * declaration.
+ */
+export function xmlDocuments(text: string): string[] {
+  const docs = text.split(/(?=<\?xml[\s?])/).filter((d) => d.trim() !== '');
+  return docs.length ? docs : [text];
+}
+
 /** The pipeline's test suites: one per job name, parallel jobs of that name merged (GitLab's `pipeline.test_reports`). */
 export async function buildTestSuites(sources: JunitSource[]): Promise<TestSuite[]> {
   const byName = new Map<string, TestSuite>();
@@ -40,7 +50,7 @@ export async function buildTestSuites(sources: JunitSource[]): Promise<TestSuite
     const body = await src.open();
     if (body) {
       try {
-        parseJunit(await readReport(body, src.format === 'gzip'), suite);
+        for (const doc of xmlDocuments(await readReport(body, src.format === 'gzip'))) parseJunit(doc, suite);
       } catch (e) {
         suite.suiteError = `JUnit data parsing failed: ${e instanceof Error ? e.message : String(e)}`;
       }

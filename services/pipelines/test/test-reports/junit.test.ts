@@ -61,6 +61,9 @@ describe('buildTestSuites and the report entities', () => {
       source(8, 'rspec', '<testsuite name="more"><testcase classname="x" name="y" time="2"/></testsuite>'),
       source(9, 'lint', '<oops'),
     ]);
+    const members = await buildTestSuites([{ jobId: 10, jobName: 'two-files', format: 'gzip', open: async () => Readable.from([Buffer.concat([gzipSync('<?xml version="1.0"?><testsuite name="a"><testcase classname="a" name="x"/></testsuite>'), gzipSync('<?xml version="1.0"?>\n<testsuite name="b"><testcase classname="b" name="y"/></testsuite>')])]) }]);
+    expect(members[0].suiteError).toBeNull();
+    expect(countsOf(members[0]).success).toBe(2);
     const report = toTestReport(suites, (job, path) => `http://h/p/-/jobs/${job}/artifacts/file/${path}`) as any;
     expect(report).toMatchObject({ total_count: 5, success_count: 2, failed_count: 1, skipped_count: 1, error_count: 1 });
     expect(report.total_time).toBeCloseTo(3.85);
