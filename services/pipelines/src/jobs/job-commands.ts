@@ -53,7 +53,7 @@ export async function retryJob(db: Knex, job: Job, actor: Actor, variables: { ke
     const [clone] = await cloneJobs(trx, pipeline, [current], actor);
     if (variables.length) await trx('jobs').where({ id: clone.id }).update({ job_variables: JSON.stringify(variables) });
     const later = (await lockCurrentJobs(trx, pipeline.id)).filter((j) => j.stage_idx > current.stage_idx || j.needs !== null);
-    await resetSkipped(trx, later);
+    await resetSkipped(trx, pipeline, later, actor.id);
     await processPipeline(trx, pipeline.id, actor.id);
     const processed = await reload(trx, clone.id);
     if (processed.status === 'manual' || processed.status === 'scheduled') {

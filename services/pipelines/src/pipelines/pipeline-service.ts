@@ -29,10 +29,13 @@ export async function cloneJobs(trx: Knex.Transaction, pipeline: Pipeline, jobs:
   return clones;
 }
 
-/** Sets `skipped` jobs back to `created` so processing decides again (Ci::ResetSkippedJobsService). */
-export async function resetSkipped(trx: Knex.Transaction, jobs: Job[]): Promise<void> {
+/** Sets `skipped` jobs back to `created` so processing decides again (Ci::ResetSkippedJobsService), with their events. */
+export async function resetSkipped(trx: Knex.Transaction, pipeline: Pipeline, jobs: Job[], actorId: number): Promise<void> {
   const ids = jobs.filter((j) => j.status === 'skipped').map((j) => j.id);
-  if (ids.length) await trx('jobs').whereIn('id', ids).update({ status: 'created', updated_at: trx.fn.now() });
+  if (ids.length === 0) return;
+  const reset: Job[] = await trx('jobs').whereIn('id', ids).update({ status: 'created', updated_at: trx.fn.now() }).returning('*');
+  const path = await projectPath(trx, pipeline.project_id);
+  for (const j of reset) await emitJobEvent(trx, JobEvents.statusChanged, jobPayload(j, pipeline, { projectPath: path, previousStatus: 'skipped', actorId }));
 }
 
 /** Retries every failed or canceled job and re-processes skipped ones; no-op when none is retryable. */
@@ -44,7 +47,7 @@ export async function retryPipeline(db: Knex, pipelineId: number, actor: Actor):
     const retryable = jobs.filter((j) => j.type === 'build' && (j.status === 'failed' || j.status === 'canceled'));
     if (retryable.length === 0) return processPipeline(trx, pipelineId, actor.id);
     await cloneJobs(trx, pipeline, retryable, actor);
-    await resetSkipped(trx, jobs);
+    await resetSkipped(trx, pipeline, jobs, actor.id);
     return processPipeline(trx, pipelineId, actor.id);
   });
 }

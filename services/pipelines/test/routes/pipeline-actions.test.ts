@@ -51,6 +51,13 @@ describe('pipeline commands', () => {
       expect(jobs.build.id).not.toBe(build.id);
       expect(jobs.build.user_id).toBe(world.users.maintainer.id);
       expect((await svc.deps.db('jobs').where({ id: build.id }).first()).retried).toBe(true);
+      const events = await svc.deps.db('outbox').where('type', 'like', 'pipelines.job.%').whereRaw("data->>'pipeline_id' = ?", [String(p.id)]).orderBy('id');
+      const retryEvents = events.slice(events.findIndex((e) => e.type === 'pipelines.job.retried'));
+      expect(retryEvents.map((e) => [e.type, e.data.name, e.data.previous_status, e.data.status])).toEqual([
+        ['pipelines.job.retried', 'build', 'failed', 'failed'], ['pipelines.job.created', 'build', null, 'created'],
+        ['pipelines.job.status_changed', 'unit', 'skipped', 'created'], ['pipelines.job.status_changed', 'lint', 'skipped', 'created'],
+        ['pipelines.job.status_changed', 'deploy', 'skipped', 'created'], ['pipelines.job.status_changed', 'build', 'created', 'pending'],
+      ]);
     });
 
     it('leaves a pipeline without retryable jobs as it is (201)', async () => {
