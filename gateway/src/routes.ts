@@ -112,6 +112,16 @@ const CONAN: RouteBehaviour = {
   reusedAnswers: { writtenBy: 'registry.' },
 };
 
+/** A job's artifacts upload (`POST /jobs/:id/artifacts`), stored by the gateway like Workhorse does for GitLab. */
+export const JOB_ARTIFACTS_UPLOAD = /^\/api\/v4\/jobs\/\d+\/artifacts(\?|$)/;
+
+/** GitLab's runner API: credentials the runner's own (passed through), artifact bodies stored by the gateway. */
+const RUNNER_API: RouteBehaviour = {
+  service: 'pipelines',
+  keepAuthorization: true,
+  storesBodies: { methods: ['POST'], path: JOB_ARTIFACTS_UPLOAD },
+};
+
 type Entry = [pattern: string, resolve?: Resolve];
 
 /** The entries of one route family: each pattern with its `resolve` (default `none`) and the family's behaviour. */
@@ -157,6 +167,13 @@ export const ROUTES: RouteDef[] = [
   ...family({ service: 'pipelines', readScopes: ['read_repository'] }, [['/projects/:id/repository/files/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/repository/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
+  ...family({ service: 'pipelines', authenticated: true }, [['/projects/:id/jobs/*', 'project']]),
+  // pipelines, the runner API: runner and job tokens travel in the body, `Runner-Token` or `JOB-TOKEN`
+  // and are the service's to judge; artifact uploads are stored by the gateway
+  ...family(RUNNER_API, [['/user/runners'], ['/runners/*'], ['/jobs/*']]),
+  ...family({ service: 'pipelines', authenticated: true }, [
+    ['/projects/:id/runners/reset_registration_token', 'project'], ['/groups/:id/runners/reset_registration_token', 'group'],
+  ]),
   // alerting (the notify endpoints outside /api/v4 are ALERT_SUFFIXES below)
   ...family({ service: 'alerting' }, [['/projects/:id/alert_management*/*', 'project']]),
   ...family({ service: 'project-transfer' }, [['/projects/:id/export/*', 'project']]),
