@@ -7,6 +7,7 @@ import { hooksConsumer } from './hooks/hook-consumer';
 import { settingsStore } from './settings/application-settings';
 import { bootstrapAdmin } from './users/bootstrap';
 import { ldapSyncConsumer } from './ldap/ldap-sync-consumer';
+import { exportConsumer } from './transfer/export-consumer';
 
 const workers = new WeakMap<ServiceDeps, DeliveryWorker>();
 
@@ -31,7 +32,7 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps))],
+  consumers: (deps) => [ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), exportConsumer(deps)],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;
     await bootstrapAdmin(identityContext(deps), { adminToken: config.ADMIN_TOKEN, adminPassword: config.ADMIN_PASSWORD });
