@@ -147,7 +147,9 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   const relay = new OutboxRelay(db, bus, { logger: log });
   relay.start();
   const subs: Subscription[] = [];
-  for (const c of def.consumers?.(deps) ?? []) {
+  // API-only processes leave the queues to a worker deployment of the same service
+  const consumers = config.ROLE === 'api' ? [] : (def.consumers?.(deps) ?? []);
+  for (const c of consumers) {
     subs.push(await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`, c.patterns, c.handler, c.options));
   }
   await def.onStart?.(deps);

@@ -13,6 +13,8 @@ export interface TransferFleet {
   workItems: TestService;
   transfer: TestService;
   storageDir: string;
+  /** The events exchange the three services share. */
+  exchange: string;
   root(): Promise<Actor>;
   makeUser(attrs?: Record<string, unknown>): Promise<Actor>;
   makeProject(owner: Actor, attrs?: Record<string, unknown>): Promise<{ id: number; path_with_namespace: string; name: string; description: string | null; created_at: string }>;
@@ -34,7 +36,7 @@ export async function startTransferFleet(transferEnv: Record<string, string> = {
   const internal = (p: string) => identity.raw().get(`/internal${p}`).set(INTERNAL_TOKEN_HEADER, TEST_INTERNAL_TOKEN);
   const root = async () => (await internal('/v1/users/lookup?ref=root').expect(200)).body as Actor;
   return {
-    identity, workItems, transfer, storageDir, root,
+    identity, workItems, transfer, storageDir, root, exchange: common.EVENTS_EXCHANGE,
     async makeUser(attrs = {}) {
       const username = (attrs.username as string) ?? unique('user');
       const res = await identity.as({ user: await root() }).post('/api/v4/users')
