@@ -475,3 +475,47 @@ export interface ExportEndedV1 {
   status: 'finished' | 'failed';
   error: string | null;
 }
+
+/** transfer.import.requested: an uploaded archive waits to be unpacked for the project an import fills. */
+export interface ImportRequestedV1 {
+  import_id: number;
+  project_id: number;
+  user_id: number;
+  /** Storage key of the uploaded `.tar.gz`. */
+  archive_key: string;
+}
+
+/**
+ * transfer.import.unpacked: the archive's tree is in storage under `prefix`; each data-owning service
+ * imports its relations into `project_id` and reports `<service>.import.part.completed`.
+ */
+export interface ImportUnpackedV1 {
+  import_id: number;
+  project_id: number;
+  /** The importer: contributions of unmapped users are attributed to them. */
+  user_id: number;
+  prefix: string;
+  /** Exported user id → this instance's user id (members matched by e-mail). */
+  user_map: Record<string, number>;
+}
+
+/** `<service>.import.part.completed`: one service imported its relations of an import. */
+export interface ImportPartCompletedV1 {
+  import_id: number;
+  project_id: number;
+  part: string;
+  counts: Record<string, number>;
+  /** Lines that could not be imported (at most 100 reported). */
+  failures: { relation_name: string; line_number: number; exception_class: string; exception_message: string }[];
+}
+
+export const TransferImportEvents = {
+  requested: 'transfer.import.requested',
+  unpacked: 'transfer.import.unpacked',
+  partPatterns: ['*.import.part.completed'],
+} as const;
+
+/** The routing key of one service's import part report. */
+export function importPartCompleted(service: string): string {
+  return `${service}.import.part.completed`;
+}

@@ -45,6 +45,7 @@ export async function up(knex: Knex): Promise<void> {
       overwrite boolean NOT NULL DEFAULT false,
       override_params jsonb NOT NULL DEFAULT '{}',
       counts jsonb NOT NULL DEFAULT '{}',
+      parts_received text[] NOT NULL DEFAULT '{}',
       error text,
       created_at timestamptz(3) NOT NULL DEFAULT now(),
       updated_at timestamptz(3) NOT NULL DEFAULT now()

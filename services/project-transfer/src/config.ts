@@ -6,6 +6,16 @@ export const configSchema = {
   PROJECT_EXPORT_LIMIT: int(6, 0),
   /** GitLab's `project_download_export_limit`: downloads per user and namespace per minute; 0 disables it. */
   PROJECT_DOWNLOAD_EXPORT_LIMIT: int(1, 0),
+  /** GitLab's `project_import_limit`: imports per user per minute; 0 disables it. */
+  PROJECT_IMPORT_LIMIT: int(6, 0),
+  /** `max_import_size` in MB (0: unlimited). */
+  MAX_IMPORT_SIZE_MB: int(0, 0),
+  /** Most entries an import archive may hold. */
+  IMPORT_MAX_ENTRIES: int(10_000, 1),
+  /** Most decompressed bytes an import archive may hold (MB). */
+  IMPORT_MAX_UNPACKED_MB: int(4096, 1),
+  /** The services that each import one part of every import (comma-separated). */
+  IMPORT_PARTS: str('work-items'),
   /** The services that each write one part of every export (comma-separated). */
   EXPORT_PARTS: str('identity,work-items'),
   /** `allow_local_requests_from_web_hooks_and_services`: export uploads may go to loopback and private networks. */

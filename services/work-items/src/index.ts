@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { configSchema } from './config';
 import { identityConsumer } from './read-model/consumer';
 import { exportConsumer } from './transfer/export-consumer';
+import { importConsumer } from './transfer/import-consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -12,6 +13,6 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps), exportConsumer(deps)],
+  consumers: (deps) => [identityConsumer(deps), exportConsumer(deps), importConsumer(deps)],
 };
 export { configSchema };

@@ -12,4 +12,7 @@ export interface RouteDeps {
   allowLocalRequests: boolean;
   exportLimiter: RateLimiter;
   downloadLimiter: RateLimiter;
+  importLimiter: RateLimiter;
+  /** `max_import_size` in bytes (0: unlimited). */
+  maxImportBytes: number;
 }

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Actor } from '@anvil/auth';
+import { lines } from './support/archive';
+import { makeArchive, validEntries } from './support/hostile';
+import { eventually, startTransferFleet, type TransferFleet } from './support/transfer-fleet';
+
+const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/gitlab-export');
+
+let fleet: TransferFleet;
+let importer: Actor;
+
+beforeAll(async () => {
+  fleet = await startTransferFleet();
+  importer = await fleet.makeUser();
+});
+afterAll(async () => fleet?.stop());
+
+function post(user: Actor | null) {
+  return fleet.transfer.as({ user }).post('/api/v4/projects/import');
+}
+
+async function finished(projectId: number, user: Actor) {
+  return eventually(async () => {
+    const body = (await fleet.transfer.as({ user, project: await fleet.scope(projectId, user) }).get(`/api/v4/projects/${projectId}/import`)).body;
+    return ['finished', 'failed'].includes(body.import_status) && body;
+  });
+}
+
+/** What a fixture's ndjson files say the import must create. */
+function expected(fixture: string) {
+  const read = (f: string) => {
+    try {
+      return lines(readFileSync(path.join(FIXTURES, fixture, 'tree/project', f), 'utf8'));
+    } catch {
+      return [];
+    }
+  };
+  const issues = read('issues.ndjson') as Record<string, any>[];
+  const labels = new Set([...read('labels.ndjson').map((l) => l.title), ...issues.flatMap((i) => (i.label_links ?? []).map((l: any) => l.label.title))]);
+  const milestones = new Set([...read('milestones.ndjson').map((m) => m.title), ...issues.filter((i) => i.milestone).map((i) => i.milestone.title)]);
+  return {
+    issues: issues.map((i) => [i.iid, i.title, i.state === 'closed' ? 'closed' : 'opened']).sort((a, b) => a[0] - b[0]),
+    notes: issues.reduce((s, i) => s + (i.notes ?? []).length, 0),
+    labels: [...labels].sort(),
+    milestones: [...milestones].sort(),
+  };
+}
+
+describe('POST /projects/import', () => {
+  it.each(['light', 'group'])('imports the %s fixture: every count matches its ndjson files', async (fixture) => {
+    const res = await post(importer).field('path', `imported-${fixture}`).field('override_params[description]', `from ${fixture}`)
+      .attach('file', readFileSync(path.join(FIXTURES, `${fixture}.tar.gz`)), `${fixture}.tar.gz`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ path: `imported-${fixture}`, name: `imported-${fixture}`, description: `from ${fixture}`, import_status: 'scheduled', import_type: 'gitlab_project', failed_relations: [], import_error: null });
+    const status = await finished(res.body.id, importer);
+    expect(status).toMatchObject({ import_status: 'finished', failed_relations: [] });
+
+    const want = expected(fixture);
+    const db = fleet.workItems.deps.db;
+    const issues = await db('issues').where({ project_id: res.body.id }).orderBy('iid').select('id', 'iid', 'title', 'state', 'author_id', 'created_at');
+    expect(issues.map((i) => [i.iid, i.title, i.state])).toEqual(want.issues);
+    expect(issues.every((i) => i.author_id === importer.id)).toBe(true);
+    expect(Number((await db('notes').whereIn('noteable_id', issues.map((i) => i.id)).where({ noteable_type: 'Issue' }).count({ n: '*' }).first())?.n)).toBe(want.notes);
+    expect((await db('labels').where({ project_id: res.body.id }).orderBy('title').pluck('title')).sort()).toEqual(want.labels);
+    expect((await db('milestones').where({ project_id: res.body.id }).pluck('title')).sort()).toEqual(want.milestones);
+    expect(status.relation_counts).toMatchObject({ issues: want.issues.length, notes: want.notes, labels: want.labels.length, milestones: want.milestones.length });
+    const source = lines(readFileSync(path.join(FIXTURES, fixture, 'tree/project/issues.ndjson'), 'utf8'))[0] as Record<string, string>;
+    expect(new Date(issues[0].created_at).toISOString()).toBe(new Date(source.created_at).toISOString());
+  });
+
+  it('fails an import of a hostile archive with a readable import_error', async () => {
+    const archive = await makeArchive([...validEntries(), { name: './tree/project/labels.ndjson', type: 'symlink', linkname: '/etc/passwd' }]);
+    const res = await post(importer).field('path', 'hostile').attach('file', archive, 'hostile.tar.gz');
+    expect(res.status).toBe(201);
+    const status = await finished(res.body.id, importer);
+    expect(status).toMatchObject({ import_status: 'failed', import_error: 'Archive contains links' });
+  });
+
+  it('answers 422 for a file not ending in .gz', async () => {
+    const res = await post(importer).field('path', 'not-gz').attach('file', Buffer.from('x'), 'export.zip');
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: { error: 'You need to upload a GitLab project export archive (ending in .gz).' } });
+  });
+
+  it('answers 400 when path or file is missing', async () => {
+    const noPath = await post(importer).attach('file', Buffer.from('x'), 'a.tar.gz');
+    expect(noPath.status).toBe(400);
+    expect(noPath.body).toEqual({ error: 'path is missing' });
+    const noFile = await post(importer).field('path', 'nofile');
+    expect(noFile.status).toBe(400);
+    expect(noFile.body).toEqual({ error: 'file is missing' });
+  });
+
+  it('answers 400 with the first error when the name and path are taken, and 404 for an unknown namespace', async () => {
+    await fleet.makeProject(importer, { path: 'taken' });
+    const taken = await post(importer).field('path', 'taken').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ message: 'Name has already been taken' });
+    const ns = await post(importer).field('path', 'x').field('namespace', 'no/such/group').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
+    expect(ns.status).toBe(404);
+    expect(ns.body).toEqual({ message: '404 Namespace Not Found' });
+  });
+
+  it('answers 401 to an anonymous caller', async () => {
+    expect((await post(null).field('path', 'x')).status).toBe(401);
+  });
+});
