@@ -4,7 +4,7 @@ import type { FailureRow, ImportRow } from '../imports/import-store';
 /** `API::Entities::ProjectImportFailedRelation` (the message redacted, as current GitLab does). */
 function toFailedRelation(f: FailureRow): Record<string, unknown> {
   return {
-    id: f.id, created_at: f.created_at.toISOString(), exception_class: f.exception_class, exception_message: null,
+    id: Number(f.id), created_at: f.created_at.toISOString(), exception_class: f.exception_class, exception_message: null,
     source: f.source, relation_name: f.relation_name, line_number: f.line_number,
   };
 }
