@@ -8,7 +8,7 @@ import { call, userWithToken } from './support/fleet-api';
 
 /**
  * Project export through the gateway, over RabbitMQ between separate service processes: python-gitlab
- * (create, refresh until finished, download) and @gitbeaker/rest (schedule with an upload to a
+ * (create, refresh until finished, download, import the archive as a new project) and @gitbeaker/rest (schedule with an upload to a
  * loopback receiver, poll, download).
  */
 describe('project export through the gateway', () => {
@@ -47,6 +47,21 @@ describe('project export through the gateway', () => {
     expect(out.issues).toEqual([[1, 'first', 1, ['bug']], [2, 'second', 0, []]]);
     expect(out.labels).toEqual(['bug']);
     expect(out.milestones).toEqual(['v1']);
+  }, 120_000);
+
+  it('python-gitlab: the downloaded archive imported as a new project has the same issues, notes, labels and milestones', () => {
+    const r = spawnSync('/usr/bin/python3', [path.join(__dirname, 'python', 'import_client.py')], {
+      env: { ...process.env, ANVIL_URL: fleet.url, TOKEN: owner.token, PROJECT_ID: String(projectId) },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    if (r.status !== 0) throw new Error(`python-gitlab failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop() as string);
+    expect(out.first_status).toBe('scheduled');
+    expect(out.path).toBe('exporter/roundtrip');
+    expect(out.description).toBe('imported copy');
+    expect(out.source.issues).toHaveLength(2);
+    expect(out.imported).toEqual(out.source);
   }, 120_000);
 
   it('@gitbeaker/rest: scheduleExport with an upload to a loopback receiver, showExportStatus, download', async () => {
