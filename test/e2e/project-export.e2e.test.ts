@@ -9,7 +9,7 @@ import { call, userWithToken } from './support/fleet-api';
 /**
  * Project export through the gateway, over RabbitMQ between separate service processes: python-gitlab
  * (create, refresh until finished, download, import the archive as a new project) and @gitbeaker/rest (schedule with an upload to a
- * loopback receiver, poll, download).
+ * loopback receiver, poll, download, import).
  */
 describe('project export through the gateway', () => {
   let fleet: Fleet;
@@ -64,7 +64,7 @@ describe('project export through the gateway', () => {
     expect(out.imported).toEqual(out.source);
   }, 120_000);
 
-  it('@gitbeaker/rest: scheduleExport with an upload to a loopback receiver, showExportStatus, download', async () => {
+  it('@gitbeaker/rest: scheduleExport with an upload to a loopback receiver, showExportStatus, download, import, showImportStatus', async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Gitlab } = require('@gitbeaker/rest') as typeof import('@gitbeaker/rest');
     const api = new Gitlab({ host: fleet.url, token: owner.token });
@@ -95,6 +95,17 @@ describe('project export through the gateway', () => {
       const downloaded = Buffer.from(await blob.arrayBuffer());
       expect(downloaded.equals(received.body as Buffer)).toBe(true);
       expect((await readArchive(downloaded)).map((e) => e.name)).toEqual(expect.arrayContaining(['./VERSION', './tree/project.json', './tree/project/labels.ndjson']));
+      const imported = await api.ProjectImportExports.import({ content: new Blob([downloaded]), filename: 'source.tar.gz' }, 'gitbeaker-copy');
+      expect(imported).toMatchObject({ path: 'gitbeaker-copy', import_status: 'scheduled' });
+      const id = (imported as unknown as { id: number }).id;
+      let importStatus = await api.ProjectImportExports.showImportStatus(id);
+      while (!['finished', 'failed'].includes(String((importStatus as Record<string, unknown>).import_status)) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 200));
+        importStatus = await api.ProjectImportExports.showImportStatus(id);
+      }
+      expect(importStatus).toMatchObject({ import_status: 'finished', failed_relations: [] });
+      const titles = (await api.Issues.all({ projectId: id })).map((i) => i.title).sort();
+      expect(titles).toEqual(['first', 'second']);
     } finally {
       receiver.close();
     }
