@@ -69,6 +69,29 @@ describe('POST /projects/import', () => {
     expect(new Date(issues[0].created_at).toISOString()).toBe(new Date(source.created_at).toISOString());
   });
 
+  it('maps authors through project_members by e-mail, and everyone else to the importer', async () => {
+    const member = await fleet.makeUser();
+    const email = `${member.username}@example.com`;
+    const entries = validEntries().map((e) => (e.name === './tree/project/issues.ndjson'
+      ? { ...e, body: [
+        JSON.stringify({ iid: 4, title: 'by a member', state: 'opened', author_id: 501, notes: [{ note: 'member note', author_id: 501, system: false }, { note: 'stranger note', author_id: 777, system: false }], issue_assignees: [{ user_id: 501 }] }),
+        JSON.stringify({ iid: 9, title: 'by a stranger', state: 'closed', author_id: 777 }),
+      ].join('\n') + '\n' }
+      : e));
+    entries.push({ name: './tree/project/project_members.ndjson', body: JSON.stringify({ access_level: 30, user_id: 501, user: { id: 501, public_email: email, username: 'elsewhere' } }) + '\n' });
+    const res = await post(importer).field('path', 'mapped').attach('file', await makeArchive(entries), 'mapped.tar.gz').expect(201);
+    expect(await finished(res.body.id, importer)).toMatchObject({ import_status: 'finished' });
+    const db = fleet.workItems.deps.db;
+    const issues = await db('issues').where({ project_id: res.body.id }).orderBy('iid').select('id', 'iid', 'author_id', 'state');
+    expect(issues.map((i) => [i.iid, i.author_id, i.state])).toEqual([[4, member.id, 'opened'], [9, importer.id, 'closed']]);
+    expect(await db('notes').where({ noteable_type: 'Issue', noteable_id: issues[0].id }).orderBy('id').select('body', 'author_id')).toEqual([
+      { body: 'member note', author_id: member.id }, { body: 'stranger note', author_id: importer.id },
+    ]);
+    expect(await db('issue_assignees').where({ issue_id: issues[0].id }).pluck('user_id')).toEqual([member.id]);
+    const next = await fleet.workItems.as({ user: importer, project: await fleet.scope(res.body.id, importer) }).post(`/api/v4/projects/${res.body.id}/issues`).send({ title: 'after import' }).expect(201);
+    expect(next.body.iid).toBe(10);
+  });
+
   it('fails an import of a hostile archive with a readable import_error', async () => {
     const archive = await makeArchive([...validEntries(), { name: './tree/project/labels.ndjson', type: 'symlink', linkname: '/etc/passwd' }]);
     const res = await post(importer).field('path', 'hostile').attach('file', archive, 'hostile.tar.gz');
