@@ -46,6 +46,17 @@ describe('GET /projects/:id/export', () => {
     });
   });
 
+  it('ignores part reports redelivered after the job finished: the archive stays', async () => {
+    const row = await fleet.transfer.deps.db('project_exports').where({ project_id: project.id, user_id: owner.id }).first();
+    expect(row.job_status).toBe('finished');
+    const consumer = exportPartsConsumer({ db: fleet.transfer.deps.db, storage: fleet.transfer.deps.storage, log: fleet.transfer.deps.log, allowLocalRequests: false, fullPath: async () => 'x/y' });
+    const report = { export_id: row.job_id, project_id: project.id, part: 'work-items', files: [], counts: { issues: 99 } };
+    await consumer.handler({ id: randomUUID(), type: 'work-items.export.part.completed', occurred_at: new Date().toISOString(), producer: 'work-items', version: 1, data: report });
+    const after = await fleet.transfer.deps.db('project_exports').where({ id: row.id }).first();
+    expect(after).toMatchObject({ job_status: 'finished', archive_key: row.archive_key, counts: row.counts });
+    expect(await fleet.transfer.deps.storage.head(row.archive_key)).not.toBeNull();
+  });
+
   it('is per user: another maintainer sees none', async () => {
     const other = await fleet.makeUser();
     await fleet.addMember(project.id, other, 40);
