@@ -165,4 +165,9 @@ export const serviceSchema = {
   QUEUE_PREFIX: str(''),
   /** The topic exchange events travel on. */
   EVENTS_EXCHANGE: str('anvil.events'),
+  /**
+   * What this process runs: `all` (HTTP and the event consumers, embedded and single-process),
+   * `api` (HTTP only; another deployment consumes) or `worker` (the consumers, with HTTP for probes).
+   */
+  ROLE: oneOf(['all', 'api', 'worker'] as const, 'all'),
 };

@@ -579,3 +579,106 @@ export const JobEvents = {
   retried: 'pipelines.job.retried',
   deleted: 'pipelines.job.deleted',
 } as const;
+
+/**
+ * transfer.export.requested: a user asked for an export of a project (`POST /projects/:id/export`).
+ * Each data-owning service writes its relations under `prefix` (GitLab's export tree:
+ * `tree/project.json`, `tree/project/<relation>.ndjson`) and reports `<service>.export.part.completed`.
+ * A redelivery overwrites the same keys.
+ */
+export interface ExportRequestedV1 {
+  /** The export job (one per request); every part event names it. */
+  export_id: string;
+  project_id: number;
+  user_id: number;
+  /** Overrides the project description in `tree/project.json` when set. */
+  description: string | null;
+  /** Storage prefix the parts are written under, ending in `/`. */
+  prefix: string;
+}
+
+/** `<service>.export.part.completed`: one service's relations of an export are in storage. */
+export interface ExportPartCompletedV1 {
+  export_id: string;
+  project_id: number;
+  /** The part's name: the producing service. */
+  part: string;
+  /** Written files, relative to the export prefix (e.g. `tree/project/issues.ndjson`). */
+  files: string[];
+  /** Records written per relation (e.g. `{"issues": 3, "notes": 7}`). */
+  counts: Record<string, number>;
+}
+
+/** `<service>.export.part.failed`: a service could not write its part of an export. */
+export interface ExportPartFailedV1 {
+  export_id: string;
+  project_id: number;
+  part: string;
+  error: string;
+}
+
+export const TransferEvents = {
+  exportRequested: 'transfer.export.requested',
+  exportFinished: 'transfer.export.finished',
+  exportFailed: 'transfer.export.failed',
+  /** Every service's part reports. */
+  partPatterns: ['*.export.part.completed', '*.export.part.failed'],
+} as const;
+
+/** The routing keys of one service's export part reports. */
+export function exportPartEvents(service: string): { completed: string; failed: string } {
+  return { completed: `${service}.export.part.completed`, failed: `${service}.export.part.failed` };
+}
+
+/** transfer.export.finished | transfer.export.failed: an export job ended. */
+export interface ExportEndedV1 {
+  export_id: string;
+  project_id: number;
+  user_id: number;
+  status: 'finished' | 'failed';
+  error: string | null;
+}
+
+/** transfer.import.requested: an uploaded archive waits to be unpacked for the project an import fills. */
+export interface ImportRequestedV1 {
+  import_id: number;
+  project_id: number;
+  user_id: number;
+  /** Storage key of the uploaded `.tar.gz`. */
+  archive_key: string;
+}
+
+/**
+ * transfer.import.unpacked: the archive's tree is in storage under `prefix`; each data-owning service
+ * imports its relations into `project_id` and reports `<service>.import.part.completed`.
+ */
+export interface ImportUnpackedV1 {
+  import_id: number;
+  project_id: number;
+  /** The importer: contributions of unmapped users are attributed to them. */
+  user_id: number;
+  prefix: string;
+  /** Exported user id → this instance's user id (members matched by e-mail). */
+  user_map: Record<string, number>;
+}
+
+/** `<service>.import.part.completed`: one service imported its relations of an import. */
+export interface ImportPartCompletedV1 {
+  import_id: number;
+  project_id: number;
+  part: string;
+  counts: Record<string, number>;
+  /** Lines that could not be imported (at most 100 reported). */
+  failures: { relation_name: string; line_number: number; exception_class: string; exception_message: string }[];
+}
+
+export const TransferImportEvents = {
+  requested: 'transfer.import.requested',
+  unpacked: 'transfer.import.unpacked',
+  partPatterns: ['*.import.part.completed'],
+} as const;
+
+/** The routing key of one service's import part report. */
+export function importPartCompleted(service: string): string {
+  return `${service}.import.part.completed`;
+}

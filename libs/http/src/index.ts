@@ -6,3 +6,4 @@ export * from './preconditions';
 export { createLogger } from '@anvil/log';
 export type { Level, Logger } from '@anvil/log';
 export * from './app';
+export * from './url-guard';

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
-import { createBus, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
+import { createBus, Delivery, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
 import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
@@ -30,7 +30,8 @@ export interface ServiceDeps<C = Record<string, unknown>> {
 export interface Consumer {
   queue: string;
   patterns: string[];
-  handler: (event: EventEnvelope) => Promise<void>;
+  /** `delivery` is given by the bus (tests may call a handler without it). */
+  handler: (event: EventEnvelope, delivery?: Delivery) => Promise<void>;
   options?: SubscribeOptions;
 }
 
@@ -146,7 +147,9 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   const relay = new OutboxRelay(db, bus, { logger: log });
   relay.start();
   const subs: Subscription[] = [];
-  for (const c of def.consumers?.(deps) ?? []) {
+  // API-only processes leave the queues to a worker deployment of the same service
+  const consumers = config.ROLE === 'api' ? [] : (def.consumers?.(deps) ?? []);
+  for (const c of consumers) {
     subs.push(await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`, c.patterns, c.handler, c.options));
   }
   await def.onStart?.(deps);

@@ -20,6 +20,7 @@ import { samlGroupLinksRoutes } from './routes/saml-group-links';
 import { settingsRoutes } from './routes/settings';
 import { usersRoutes } from './routes/users';
 import { usersUpdateRoutes } from './routes/users-update';
+import { transferInternalRoutes } from './transfer/internal-routes';
 
 /** The domain context of a running service. */
 export function identityContext(deps: ServiceDeps): IdentityContext {
@@ -48,6 +49,9 @@ export function createApp(deps: ServiceDeps): Express {
       settingsRoutes(router, ictx);
       groupHooksRoutes(router, ictx);
     },
-    internal: (router) => internalRoutes(router, ictx),
+    internal: (router) => {
+      internalRoutes(router, ictx);
+      transferInternalRoutes(router, ictx);
+    },
   });
 }

@@ -8,6 +8,7 @@ import { settingsStore } from './settings/application-settings';
 import { bootstrapAdmin } from './users/bootstrap';
 import { ldapSyncConsumer } from './ldap/ldap-sync-consumer';
 import { repositoryConsumer } from './events/repository-consumer';
+import { exportConsumer } from './transfer/export-consumer';
 
 const workers = new WeakMap<ServiceDeps, DeliveryWorker>();
 
@@ -32,7 +33,9 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps)],
+  consumers: (deps) => [
+    ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps), exportConsumer(deps),
+  ],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;
     await bootstrapAdmin(identityContext(deps), { adminToken: config.ADMIN_TOKEN, adminPassword: config.ADMIN_PASSWORD });

@@ -1,4 +1,26 @@
-import type { Schema } from '@anvil/config';
+import { bool, int, str, type ConfigOf, type Schema } from '@anvil/config';
 
 /** Env vars the project-transfer service reads beyond the shared `serviceSchema`. */
-export const configSchema = {} satisfies Schema;
+export const configSchema = {
+  /** GitLab's `project_export_limit`: export requests per user per minute; 0 disables it. */
+  PROJECT_EXPORT_LIMIT: int(6, 0),
+  /** GitLab's `project_download_export_limit`: downloads per user and namespace per minute; 0 disables it. */
+  PROJECT_DOWNLOAD_EXPORT_LIMIT: int(1, 0),
+  /** GitLab's `project_import_limit`: imports per user per minute; 0 disables it. */
+  PROJECT_IMPORT_LIMIT: int(6, 0),
+  /** `max_import_size` in MB (0: unlimited). */
+  MAX_IMPORT_SIZE_MB: int(0, 0),
+  /** Most entries an import archive may hold. */
+  IMPORT_MAX_ENTRIES: int(10_000, 1),
+  /** Most decompressed bytes an import archive may hold (MB). */
+  IMPORT_MAX_UNPACKED_MB: int(4096, 1),
+  /** The services that each import one part of every import (comma-separated). */
+  IMPORT_PARTS: str('work-items'),
+  /** The services that each write one part of every export (comma-separated). */
+  EXPORT_PARTS: str('identity,work-items'),
+  /** `allow_local_requests_from_web_hooks_and_services`: export uploads may go to loopback and private networks. */
+  ALLOW_LOCAL_REQUESTS: bool(false),
+} satisfies Schema;
+
+/** This service's settings. */
+export type TransferConfig = ConfigOf<typeof configSchema>;

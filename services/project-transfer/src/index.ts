@@ -1,14 +1,33 @@
 import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
-import { createApp } from './app';
-import { configSchema } from './config';
+import { createApp, partsOf, projectClient } from './app';
+import { configSchema, type TransferConfig } from './config';
+import { exportPartsConsumer } from './exports/part-consumer';
+import { importsConsumer } from './imports/import-consumer';
 
-/** The project-transfer service, as the runtime boots it. */
-export const projectTransferService: ServiceDefinition = {
+/** The project-transfer service, as the runtime boots it: the export/import API and the consumers that build archives. */
+export const projectTransferService: ServiceDefinition<TransferConfig> = {
   name: 'project-transfer',
   defaultPort: 7103,
   migrations,
   configSchema,
   createApp,
+  consumers: (deps) => [
+    exportPartsConsumer({
+      db: deps.db,
+      storage: deps.storage,
+      log: deps.log,
+      allowLocalRequests: deps.config.ALLOW_LOCAL_REQUESTS,
+      fullPath: async (id) => (await projectClient(deps).project(id))?.path_with_namespace ?? `project-${id}`,
+    }),
+    importsConsumer({
+      db: deps.db,
+      storage: deps.storage,
+      log: deps.log,
+      projects: projectClient(deps),
+      limits: { maxEntries: deps.config.IMPORT_MAX_ENTRIES, maxBytes: deps.config.IMPORT_MAX_UNPACKED_MB * 1024 * 1024 },
+      parts: partsOf(deps.config.IMPORT_PARTS, 'work-items'),
+    }),
+  ],
 };
 export { configSchema };

@@ -4,6 +4,8 @@ import { createApp } from './app';
 import { configSchema } from './config';
 import { incidentConsumer } from './incidents/incident-consumer';
 import { identityConsumer } from './read-model/consumer';
+import { exportConsumer } from './transfer/export-consumer';
+import { importConsumer } from './transfer/import-consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -12,6 +14,7 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps)],
+  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps), exportConsumer(deps), importConsumer(deps)],
 };
 export { configSchema };
+export { importConsumer as transferImportConsumer } from './transfer/import-consumer';

@@ -1,0 +1,71 @@
+import type { Router } from 'express';
+import type { Actor } from '@anvil/auth';
+import { HttpError, NotFoundError, p, params, ValidationError } from '@anvil/http';
+import type { IdentityContext } from '../deps';
+import { namespaceStore } from '../namespaces/namespace-store';
+import type { Project } from '../projects/project';
+import { createProject } from '../projects/project-service';
+import { projectStore } from '../projects/project-store';
+
+const idParams = params({ id: p.integer().required() });
+const createParams = params({
+  user_id: p.integer().required(), path: p.string().required(), name: p.string(), namespace: p.string(),
+  description: p.string(), visibility: p.enum(['private', 'internal', 'public'] as const),
+});
+const emailParams = params({ emails: p.array(p.string()).required() });
+
+/** The project identity project-transfer's status records show. */
+function identityOf(project: Project) {
+  return {
+    id: project.id, description: project.description, name: project.name, name_with_namespace: project.nameWithNamespace,
+    path: project.path, path_with_namespace: project.pathWithNamespace, created_at: project.createdAt.toISOString(),
+  };
+}
+
+/** `Import::GitlabProjects::CreateProjectService` answers: the first error as a sentence, 400. */
+function firstError(e: ValidationError): HttpError {
+  const [field, messages] = Object.entries(e.fieldErrors)[0] ?? ['base', ['is invalid']];
+  const label = field === 'base' ? '' : `${field.charAt(0).toUpperCase()}${field.slice(1).replace(/_/g, ' ')} `;
+  return new HttpError(400, { message: `${label}${messages[0]}` });
+}
+
+/** Internal routes project-transfer calls: project identities, projects created for imports, users by e-mail. */
+export function transferInternalRoutes(router: Router, ictx: IdentityContext): void {
+  // GET /internal/v1/transfer/projects/:id
+  router.get('/v1/transfer/projects/:id', async (req, res) => {
+    const { id } = idParams.parse(req);
+    const project = await projectStore.find(ictx.db, id, null);
+    if (!project) throw new NotFoundError('Project');
+    res.json(identityOf(project));
+  });
+
+  // POST /internal/v1/transfer/projects: the project an import fills, created as the importer
+  router.post('/v1/transfer/projects', async (req, res) => {
+    const input = createParams.parse(req);
+    const user = await ictx.db('users').where({ id: input.user_id }).first('id', 'username', 'name', 'admin', 'state');
+    if (!user) throw new NotFoundError('User');
+    let namespaceId: number | undefined;
+    if (input.namespace !== undefined) {
+      const ns = /^\d+$/.test(input.namespace) ? await namespaceStore.findById(ictx.db, Number(input.namespace)) : await namespaceStore.findByFullPath(ictx.db, input.namespace);
+      if (!ns) throw new NotFoundError('Namespace');
+      namespaceId = ns.id;
+    }
+    try {
+      const project = await createProject(ictx, user as Actor, { path: input.path, name: input.name ?? input.path, description: input.description, visibility: input.visibility, settings: {}, namespace_id: namespaceId });
+      res.status(201).json(identityOf(project));
+    } catch (e) {
+      throw e instanceof ValidationError ? firstError(e) : e;
+    }
+  });
+
+  // POST /internal/v1/transfer/users/by-email: ids of the users owning these e-mail addresses (primary or confirmed secondary)
+  router.post('/v1/transfer/users/by-email', async (req, res) => {
+    const { emails } = emailParams.parse(req);
+    const lower = emails.map((e) => e.toLowerCase()).slice(0, 10_000);
+    const primary = await ictx.db('users').whereRaw('lower(email) = ANY(?)', [lower]).select('id', 'email');
+    const secondary = await ictx.db('emails').whereRaw('lower(email) = ANY(?)', [lower]).whereNotNull('confirmed_at').select('user_id as id', 'email');
+    const out: Record<string, number> = {};
+    for (const r of [...secondary, ...primary] as { id: number; email: string }[]) out[r.email.toLowerCase()] = r.id;
+    res.json(out);
+  });
+}
