@@ -59,7 +59,7 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
   // POST /jobs/request
   router.post('/jobs/request', async (req, res) => {
     const runner = await authenticateRunner(db, runnerToken(req));
-    await runnerStore.contacted(db, runner.id, req.body?.info, true);
+    if (runnerStore.contactIsStale(runner)) await runnerStore.contacted(db, runner.id, req.body?.info, true);
     if (runner.paused) return noJob(res, waker.current);
     const lastUpdate = typeof req.body?.last_update === 'string' ? req.body.last_update : undefined;
     if (lastUpdate !== undefined && lastUpdate === waker.current) {
