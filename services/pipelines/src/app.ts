@@ -15,6 +15,7 @@ import { mountRepositoryFiles } from './routes/repository-files';
 import { mountRunnerApi } from './routes/runner-api';
 import { mountTestReports } from './routes/test-reports';
 import { queueWakerOf } from './runners/job-queue-waker';
+import { ScanGate } from './runners/scan-gate';
 
 /** Builds the pipelines service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
@@ -30,7 +31,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountPipelines(router, pipelineDeps);
       mountJobs(router, pipelineDeps);
       mountRunnerApi(router, { db: deps.db, identity: deps.identity });
-      mountJobsRunner(router, { db: deps.db, waker: queueWakerOf(deps.db, deps.schema, deps.log), longPollMs });
+      mountJobsRunner(router, { db: deps.db, waker: queueWakerOf(deps.db, deps.schema, deps.log), longPollMs, scans: new ScanGate(4) });
       mountJobArtifacts(router, { db: deps.db, storage: deps.storage });
       mountJobTraces(router, { db: deps.db });
       mountTestReports(router, { db: deps.db, storage: deps.storage });

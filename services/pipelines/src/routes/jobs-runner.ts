@@ -8,6 +8,7 @@ import { authenticateJob } from '../runners/job-auth';
 import type { JobQueueWaker } from '../runners/job-queue-waker';
 import { assignJob } from '../runners/job-request-service';
 import { runnerStore } from '../runners/runner-store';
+import type { ScanGate } from '../runners/scan-gate';
 import { authenticateRunner } from '../runners/runner-service';
 import { traceStore } from '../runners/trace-store';
 import { runnerToken } from './runner-api';
@@ -18,6 +19,8 @@ export interface JobsRunnerDeps {
   waker: JobQueueWaker;
   /** How long `POST /jobs/request` holds a request while nothing changes (Workhorse's long polling). */
   longPollMs: number;
+  /** Bounds concurrent queue scans. */
+  scans: ScanGate;
 }
 
 /** Largest trace patch accepted in one request. */
@@ -68,7 +71,7 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
       if (!(await waker.wait(lastUpdate, deps.longPollMs, gone.signal))) return noJob(res, waker.current);
     }
     const value = waker.current;
-    const spec = await assignJob(db, runner, ctx(req).base, req.body?.info?.features ?? {});
+    const spec = await deps.scans.run(() => assignJob(db, runner, ctx(req).base, req.body?.info?.features ?? {}));
     if (!spec) return noJob(res, value);
     res.status(201).json(toJobRequest(spec));
   });
