@@ -6,26 +6,26 @@ import { call, userWithToken } from './support/fleet-api';
 /** CI Lint through the real gateway: python-gitlab's project.ci_lint, and the gateway's project resolution. */
 describe('CI Lint through the gateway', () => {
   let fleet: Fleet;
-  let developer: { id: number; token: string };
+  let maintainer: { id: number; token: string };
   let outsider: { id: number; token: string };
   let projectId: number;
 
   beforeAll(async () => {
     fleet = await startFleet({ services: ['identity', 'pipelines'] });
-    developer = await userWithToken(fleet, 'linter');
+    maintainer = await userWithToken(fleet, 'lint-maintainer');
     outsider = await userWithToken(fleet, 'lint-outsider');
     const group = await call(fleet, fleet.adminToken, 'POST', '/groups', { name: 'Lint', path: 'lint', visibility: 'private' });
     const project = await call(fleet, fleet.adminToken, 'POST', '/projects', { name: 'App', path: 'app', namespace_id: group.id, visibility: 'private' });
     projectId = project.id;
-    await call(fleet, fleet.adminToken, 'POST', `/projects/${projectId}/members`, { user_id: developer.id, access_level: 30 });
+    await call(fleet, fleet.adminToken, 'POST', `/projects/${projectId}/members`, { user_id: maintainer.id, access_level: 40 });
   }, 180_000);
   afterAll(async () => {
     await fleet?.stop();
   });
 
-  it('python-gitlab: ci_lint.create (valid, invalid, include_jobs), validate, get on an empty repository', () => {
+  it('python-gitlab: ci_lint.create (valid, invalid, include_jobs), validate, get (empty repository, default branch, sha, dry_run)', () => {
     const r = spawnSync('/usr/bin/python3', [path.join(__dirname, 'python', 'ci_lint_client.py')], {
-      env: { ...process.env, ANVIL_URL: fleet.url, DEVELOPER_TOKEN: developer.token, PROJECT_ID: String(projectId) },
+      env: { ...process.env, ANVIL_URL: fleet.url, MAINTAINER_TOKEN: maintainer.token, PROJECT_ID: String(projectId) },
       encoding: 'utf8',
       timeout: 90_000,
     });
@@ -38,11 +38,17 @@ describe('CI Lint through the gateway', () => {
     expect(out.invalid).toEqual({ valid: false, errors: ['jobs:unit when should be one of: on_success, on_failure, always, manual, delayed'] });
     expect(out.validate).toBe('unit job: chosen stage does not exist; available stages are .pre, build, test, deploy, .post');
     expect(out.get_empty).toEqual([404, '404 Repository Not Found']);
+    expect(out.get).toEqual({
+      valid: true, jobs: ['build', 'unit'], includes: ['ci/test.yml'],
+      merged_yaml: '---\nunit:\n  script: rspec\nbuild:\n  stage: build\n  script: make\n',
+    });
+    expect(out.get_dry_run).toEqual({ valid: true, jobs: [['build', 'on_success'], ['unit', 'on_success']] });
+    expect(out.get_sha_and_ref).toEqual([400, 'sha, ref are mutually exclusive']);
   }, 120_000);
 
   it('resolves the project by its path and hides a private project from an outsider (404)', async () => {
     const res = await fetch(`${fleet.url}/api/v4/projects/lint%2Fapp/ci/lint`, {
-      method: 'POST', headers: { 'PRIVATE-TOKEN': developer.token, 'content-type': 'application/json' }, body: JSON.stringify({ content: 'a:\n  script: x\n' }),
+      method: 'POST', headers: { 'PRIVATE-TOKEN': maintainer.token, 'content-type': 'application/json' }, body: JSON.stringify({ content: 'a:\n  script: x\n' }),
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ valid: true });

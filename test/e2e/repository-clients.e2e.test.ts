@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,7 +85,7 @@ describe('repository files and branches through the gateway', () => {
     expect(p.default_branch).toBe('trunk');
   }, 60_000);
 
-  it('answers through the gateway as GitLab does: Reporter reads, cannot write; commit ids match git', async () => {
+  it('answers through the gateway as GitLab does: Reporter reads, cannot write; commit ids are Git\'s', async () => {
     const project = await newProject('checked');
     const body = { branch: 'main', content: 'hello\n', commit_message: 'init\n', author_name: 'A U Thor', author_email: 'a@example.com' };
     const res = await fetch(`${fleet.url}/api/v4/projects/sources%2Fchecked/repository/files/README.md`, {
@@ -98,16 +99,23 @@ describe('repository files and branches through the gateway', () => {
     });
     expect([denied.status, await denied.json()]).toEqual([403, { message: '403 Forbidden' }]);
     const branch = await call(fleet, reporter.token, 'GET', `/projects/${project.id}/repository/branches/main`);
-    const dir = mkdtempSync(path.join(tmpdir(), 'anvil-e2e-git-'));
-    try {
-      const when = `${Math.floor(Date.parse(branch.commit.committed_date) / 1000)} +0000`;
-      const env = { ...process.env, HOME: dir, GIT_AUTHOR_NAME: 'A U Thor', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_AUTHOR_DATE: when, GIT_COMMITTER_NAME: branch.commit.committer_name, GIT_COMMITTER_EMAIL: branch.commit.committer_email, GIT_COMMITTER_DATE: when };
-      const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: dir, env, input }).toString().trim();
-      git(['init', '-q']);
-      const tree = git(['mktree'], `100644 blob ${git(['hash-object', '-w', '--stdin'], 'hello\n')}\tREADME.md\n`);
-      expect(git(['commit-tree', tree, '-m', 'init'])).toBe(branch.commit.id);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const at = Math.floor(Date.parse(branch.commit.committed_date) / 1000);
+    const tree = '853694aae8816094a0d875fee7ea26278dbf5d0f';
+    const committer = `${branch.commit.committer_name} <${branch.commit.committer_email}> ${at} +0000`;
+    const commitBody = `tree ${tree}\nauthor A U Thor <a@example.com> ${at} +0000\ncommitter ${committer}\n\ninit\n`;
+    expect(branch.commit.id).toBe(createHash('sha1').update(`commit ${Buffer.byteLength(commitBody)}\0${commitBody}`).digest('hex'));
+    if (spawnSync('git', ['--version']).status === 0) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'anvil-e2e-git-'));
+      try {
+        const when = `${at} +0000`;
+        const env = { ...process.env, HOME: dir, GIT_AUTHOR_NAME: 'A U Thor', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_AUTHOR_DATE: when, GIT_COMMITTER_NAME: branch.commit.committer_name, GIT_COMMITTER_EMAIL: branch.commit.committer_email, GIT_COMMITTER_DATE: when };
+        const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: dir, env, input }).toString().trim();
+        git(['init', '-q']);
+        expect(git(['mktree'], `100644 blob ${git(['hash-object', '-w', '--stdin'], 'hello\n')}\tREADME.md\n`)).toBe(tree);
+        expect(git(['commit-tree', tree, '-m', 'init'])).toBe(branch.commit.id);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
     const anon = await fetch(`${fleet.url}/api/v4/projects/${project.id}/repository/branches`);
     expect([anon.status, await anon.json()]).toEqual([404, { message: '404 Project Not Found' }]);

@@ -1,6 +1,7 @@
 """python-gitlab (Debian python3-gitlab) against Anvil's CI Lint API: project.ci_lint.create with a
-valid and an invalid configuration, include_jobs, validate() raising GitlabCiLintError, and
-project.ci_lint.get on a project whose repository is empty (404).
+valid and an invalid configuration, include_jobs, validate() raising GitlabCiLintError,
+project.ci_lint.get on a project whose repository is empty (404), then on the `.gitlab-ci.yml` and
+the included file committed with project.files.create (default branch, sha, dry_run).
 Prints one JSON line with what it saw; exits non-zero on any unexpected answer."""
 import json
 import os
@@ -9,8 +10,8 @@ import gitlab
 from gitlab.exceptions import GitlabCiLintError, GitlabGetError
 
 url = os.environ["ANVIL_URL"]
-dev = gitlab.Gitlab(url, private_token=os.environ["DEVELOPER_TOKEN"])
-project = dev.projects.get(int(os.environ["PROJECT_ID"]), lazy=True)
+maintainer = gitlab.Gitlab(url, private_token=os.environ["MAINTAINER_TOKEN"])
+project = maintainer.projects.get(int(os.environ["PROJECT_ID"]), lazy=True)
 out = {}
 
 ok = project.ci_lint.create({"content": "stages: [build, test]\nbuild:\n  stage: build\n  script: make\nunit:\n  script: rspec\n",
@@ -32,5 +33,21 @@ try:
     out["get_empty"] = "answered"
 except GitlabGetError as e:
     out["get_empty"] = [e.response_code, e.error_message]
+
+project.files.create({"file_path": "ci/test.yml", "branch": "main", "content": "unit:\n  script: rspec\n",
+                      "commit_message": "Add test jobs"})
+first = project.files.create({"file_path": ".gitlab-ci.yml", "branch": "main", "commit_message": "Add CI",
+                              "content": "include: ci/test.yml\nbuild:\n  stage: build\n  script: make\n"})
+head = project.files.get(".gitlab-ci.yml", ref="main").last_commit_id
+repo = project.ci_lint.get(include_jobs=True)
+out["get"] = {"valid": repo.valid, "jobs": [j["name"] for j in repo.jobs],
+              "includes": [i["location"] for i in repo.includes], "merged_yaml": repo.merged_yaml}
+at_sha = project.ci_lint.get(sha=head, dry_run=True, include_jobs=True)
+out["get_dry_run"] = {"valid": at_sha.valid, "jobs": [[j["name"], j["when"]] for j in at_sha.jobs]}
+try:
+    project.ci_lint.get(sha=head, ref="main")
+    out["get_sha_and_ref"] = "answered"
+except GitlabGetError as e:
+    out["get_sha_and_ref"] = [e.response_code, e.error_message]
 
 print(json.dumps(out))

@@ -4,7 +4,9 @@
  * `include` key removed. See ../shared/reference/ci-config.md §1–§2 and §6.
  */
 import { deepMerge } from './deep-merge';
+import { evaluateExpression, ExpressionError, isValidExpression } from './expression';
 import { ConfigError } from './extends';
+import { expandVariables } from './variables';
 import { isPlainObject, loadYaml } from './yaml-load';
 
 /** Deepest chain of nested includes GitLab follows. */
@@ -26,6 +28,8 @@ export interface IncludedFile {
 /** What include processing needs from the pipeline. */
 export interface IncludeContext {
   sha: string;
+  /** Variables for `include:rules:if` and `$VAR` in locations (the pipeline's, not the YAML's). */
+  variables?: Record<string, string>;
   projectPath?: string;
   projectWebUrl?: string;
   readLocal(path: string): Promise<string | null>;
@@ -53,12 +57,40 @@ function normalise(include: unknown): Record<string, unknown>[] {
   });
 }
 
-function localLocation(spec: Record<string, unknown>): string {
+/** `include: rules` (Mapper::Filter): the first matching rule decides; `when: never` or no match leaves the file out. */
+async function includedByRules(state: State, spec: Record<string, unknown>): Promise<boolean> {
+  if (spec.rules === undefined || spec.rules === null) return true;
+  if (!Array.isArray(spec.rules) || !spec.rules.every(isPlainObject)) throw new ConfigError('include:rules config should be an array of hashes');
+  for (const rule of spec.rules as Record<string, unknown>[]) {
+    if (typeof rule.if === 'string' && !isValidExpression(rule.if)) throw new ConfigError('include:rules:rule if invalid expression syntax');
+    if (typeof rule.if === 'string' && !ruleIf(rule.if, state.ctx.variables ?? {})) continue;
+    if (rule.exists !== undefined && !(await anyExists(state, rule.exists))) continue;
+    return rule.when !== 'never';
+  }
+  return false;
+}
+
+function ruleIf(expr: string, vars: Record<string, string>): boolean {
+  try {
+    return evaluateExpression(expr, vars);
+  } catch (err) {
+    if (err instanceof ExpressionError) throw new ConfigError(`include:rules:rule if ${err.message}`);
+    throw err;
+  }
+}
+
+async function anyExists(state: State, exists: unknown): Promise<boolean> {
+  const paths = typeof exists === 'string' ? [exists] : Array.isArray(exists) ? exists.filter((p): p is string => typeof p === 'string') : [];
+  for (const path of paths) if ((await state.ctx.readLocal(path.replace(/^\/+/, ''))) !== null) return true;
+  return false;
+}
+
+function localLocation(state: State, spec: Record<string, unknown>): string {
   const accessors = ACCESSORS.filter((a) => a in spec);
   if (accessors.length !== 1) throw new ConfigError(`Include \`${toJson(spec)}\` needs to match exactly one accessor!`);
   if (accessors[0] !== 'local') throw new ConfigError(`Include \`${toJson(spec)}\` is not supported: only \`local\` files can be included`);
   if (typeof spec.local !== 'string') throw new ConfigError(`Include \`${toJson(spec)}\` needs to match exactly one accessor!`);
-  return spec.local.replace(/^\/+/, '');
+  return expandVariables(spec.local, state.ctx.variables ?? {}).replace(/^\/+/, '');
 }
 
 function metadata(state: State, location: string): IncludedFile {
@@ -88,7 +120,9 @@ async function readIncluded(state: State, location: string): Promise<Record<stri
 async function expand(state: State, config: Record<string, unknown>, depth: number): Promise<Record<string, unknown>> {
   if (!('include' in config)) return config;
   if (depth > MAX_INCLUDE_NESTING) throw new ConfigError(`Maximum of ${MAX_INCLUDE_NESTING} nested includes are allowed!`);
-  const locations = normalise(config.include).map(localLocation);
+  const specs: Record<string, unknown>[] = [];
+  for (const spec of normalise(config.include)) if (await includedByRules(state, spec)) specs.push(spec);
+  const locations = specs.map((spec) => localLocation(state, spec));
   const contents: Record<string, unknown>[] = [];
   for (const location of locations) {
     if (state.seen.has(location)) continue;

@@ -5,7 +5,8 @@
  */
 import { lintCiConfig } from './lint';
 import { processConfig } from './process';
-import { evaluateWorkflow, expandVariables, SeedError, seedJobs } from './seed';
+import { evaluateWorkflow, SeedError, seedJobs } from './seed';
+import { expandVariables } from './variables';
 import type { CompileContext, CompileResult } from './types';
 
 export type { CompileContext, CompileResult, CompiledJob, JobWhen } from './types';
@@ -31,7 +32,8 @@ export async function compileCiConfig(yaml: string, ctx: CompileContext): Promis
       variables: ctx.variables,
     });
     const name = model.workflowName === null ? null : expandVariables(model.workflowName, { ...variables, ...ctx.variables });
-    return { ok: true, stages: model.stages, jobs, variables, name, mergedYaml: processed.mergedYaml, warnings: processed.warnings };
+    const result = { ok: true as const, stages: model.stages, jobs, variables, name, mergedYaml: '', warnings: processed.warnings };
+    return Object.defineProperty(result, 'mergedYaml', { enumerable: true, get: () => processed.mergedYaml });
   } catch (err) {
     if (err instanceof SeedError) return { ok: false, errors: [err.message], warnings: processed.warnings, ...(err.filtered ? { filtered: true } : {}) };
     throw err;

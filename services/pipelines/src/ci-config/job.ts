@@ -101,17 +101,27 @@ function checkTimeout(errors: Errors, at: string, value: unknown): void {
   else if (secs > TIMEOUT_LIMIT_SECONDS) errors.add(at, 'config should not exceed the limit');
 }
 
+/**
+ * The entries a job shares with `default:` (and the top-level defaults), validated at `at:<key>`
+ * (at the key alone when `at` is empty).
+ */
+export function checkSharedEntries(errors: Errors, at: string, value: Record<string, unknown>): void {
+  const loc = (key: string) => (at ? `${at}:${key}` : key);
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key);
+  if (has('before_script')) checkCommands(errors, loc('before_script'), value.before_script);
+  if (has('script') && value.script !== null && value.script !== '') checkCommands(errors, loc('script'), value.script);
+  if (has('after_script')) checkCommands(errors, loc('after_script'), value.after_script);
+  if (has('stage') && typeof value.stage !== 'string') errors.add(loc('stage'), 'config should be a string');
+  if (has('image')) checkImage(errors, loc('image'), value.image);
+  if (has('services')) checkServices(errors, loc('services'), value.services);
+  if (has('retry')) checkRetry(errors, loc('retry'), value.retry);
+  if (present(value.timeout)) checkTimeout(errors, loc('timeout'), value.timeout);
+  if (has('tags') && !isArrayOfStrings(value.tags)) errors.add(loc('tags'), 'config should be an array of strings');
+  if (has('artifacts')) checkArtifacts(errors, loc('artifacts'), value.artifacts);
+}
+
 function jobEntryChecks(errors: Errors, at: string, job: Record<string, unknown>): void {
-  if ('before_script' in job) checkCommands(errors, `${at}:before_script`, job.before_script);
-  if ('script' in job && job.script !== null && job.script !== '') checkCommands(errors, `${at}:script`, job.script);
-  if ('after_script' in job) checkCommands(errors, `${at}:after_script`, job.after_script);
-  if ('stage' in job && typeof job.stage !== 'string') errors.add(`${at}:stage`, 'config should be a string');
-  if ('image' in job) checkImage(errors, `${at}:image`, job.image);
-  if ('services' in job) checkServices(errors, `${at}:services`, job.services);
-  if ('retry' in job) checkRetry(errors, `${at}:retry`, job.retry);
-  if (present(job.timeout)) checkTimeout(errors, `${at}:timeout`, job.timeout);
-  if ('tags' in job && !isArrayOfStrings(job.tags)) errors.add(`${at}:tags`, 'config should be an array of strings');
-  if ('artifacts' in job) checkArtifacts(errors, `${at}:artifacts`, job.artifacts);
+  checkSharedEntries(errors, at, job);
   if ('needs' in job) checkNeeds(errors, `${at}:needs`, job.needs);
   if ('allow_failure' in job) checkAllowFailure(errors, `${at}:allow_failure`, job.allow_failure);
   if (present(job.only)) checkPolicy(errors, `${at}:only`, job.only);

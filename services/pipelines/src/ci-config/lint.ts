@@ -10,6 +10,9 @@ import { DEFAULT_ONLY } from './refs';
 import { evaluateWorkflow, SeedError, seedJobs } from './seed';
 import type { CompileContext } from './types';
 
+/** Most warnings lint reports (GitLab's Gitlab::Ci::Warnings::MAX_LIMIT). */
+export const MAX_WARNINGS = 25;
+
 /** One job as lint's `jobs` lists it. */
 export type LintJob = Record<string, unknown>;
 
@@ -54,7 +57,7 @@ export async function lintCiConfig(yaml: string, ctx: CompileContext, dryRun: bo
     return { valid: false, errors: processed.errors, warnings: processed.warnings, merged_yaml: processed.mergedYaml, includes: processed.includes, jobs: [] };
   }
   const { model } = processed;
-  const base = { warnings: processed.warnings, merged_yaml: processed.mergedYaml, includes: processed.includes };
+  const base = { warnings: processed.warnings.slice(0, MAX_WARNINGS), merged_yaml: processed.mergedYaml, includes: processed.includes };
   if (!dryRun) return { valid: true, errors: [], ...base, jobs: model.jobs.map((j) => staticJob(j, model.workflowRules !== null)) };
   try {
     const variables = evaluateWorkflow(model, ctx.variables);

@@ -38,6 +38,8 @@ export interface JobConfig {
   parallel: unknown;
   /** The job's configuration after includes, extends, references and defaults. */
   raw: Record<string, unknown>;
+  /** A trigger job (downstream pipeline): validated and linted, left out of the pipeline's jobs. */
+  bridge?: boolean;
 }
 
 /** The whole validated configuration. */

@@ -97,17 +97,22 @@ function rulesWarnings(model: ConfigModel): string[] {
   return warnings;
 }
 
+/** Dumping the merged YAML costs as much as parsing: done on first read only (pipeline creation never reads it). */
+export function withLazyMergedYaml<T extends { mergedYaml: string }>(result: T, config: Record<string, unknown>): T {
+  let dumped: string | null = null;
+  return Object.defineProperty(result, 'mergedYaml', { enumerable: true, configurable: true, get: () => (dumped ??= toMergedYaml(config)) });
+}
+
 /** Processes the configuration text statically (what lint's static check runs). */
 export async function processConfig(text: string, ctx: IncludeContext): Promise<StaticResult> {
   const expanded = await expand(text, ctx);
   if (typeof expanded === 'string') return fail([expanded]);
-  const mergedYaml = toMergedYaml(expanded.config);
   const { errors, model } = validateRoot(expanded.config);
-  if (!model) return fail(errors, mergedYaml, expanded.includes);
+  if (!model) return fail(errors, toMergedYaml(expanded.config), expanded.includes);
   const logical = logicalError(model);
-  if (logical) return fail([logical], mergedYaml, expanded.includes);
+  if (logical) return fail([logical], toMergedYaml(expanded.config), expanded.includes);
   model.jobs.sort((a, b) => model.stages.indexOf(a.stage) - model.stages.indexOf(b.stage));
   const warnings = rulesWarnings(model);
   model.warnings = warnings;
-  return { ok: true, model, mergedYaml, includes: expanded.includes, warnings };
+  return withLazyMergedYaml({ ok: true as const, model, mergedYaml: '', includes: expanded.includes, warnings }, expanded.config);
 }

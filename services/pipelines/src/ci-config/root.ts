@@ -3,10 +3,11 @@
  * `variables`, `stages` (with `.pre`/`.post`), `workflow`, then every job and hidden job.
  * Pure. See ../shared/reference/ci-config.md §2–§3 and §8.
  */
-import { checkImage, checkRules, checkServices, checkVariables, Errors, isNestedStrings } from './entries';
-import { buildJob, DEFAULT_KEYS, isJob } from './job';
+import { checkRules, checkVariables, Errors, isNestedStrings } from './entries';
+import { buildBridge, isBridge } from './bridge';
+import { buildJob, checkSharedEntries, DEFAULT_KEYS, isJob } from './job';
 import type { ConfigModel, JobConfig } from './model';
-import { isPlainObject } from './yaml-load';
+import { isPlainObject, setOwn } from './yaml-load';
 
 /** Top-level keys that are not jobs (Entry::Root::ALLOWED_KEYS). */
 export const ROOT_KEYS = ['default', 'include', 'before_script', 'image', 'services', 'after_script', 'variables', 'stages', 'cache', 'workflow', 'spec'];
@@ -31,18 +32,14 @@ function checkDefaults(errors: Errors, config: Record<string, unknown>): Record<
       for (const key of TOP_LEVEL_DEFAULTS) {
         if (key in def && key in config) errors.list.push(`${key} is defined in top-level and \`default:\` entry`);
       }
-      Object.assign(defaults, def);
+      checkSharedEntries(errors, 'default', def);
+      for (const [key, value] of Object.entries(def)) setOwn(defaults, key, value);
     }
   }
-  for (const key of TOP_LEVEL_DEFAULTS) if (key in config && !(key in defaults)) defaults[key] = config[key];
-  for (const key of ['before_script', 'after_script']) {
-    if (key in defaults && !isNestedStrings(defaults[key])) {
-      errors.add(key in config ? key : `default:${key}`, 'config should be a string or a nested array of strings up to 10 levels deep');
-    }
-  }
-  if ('image' in defaults) checkImage(errors, 'image' in config ? 'image' : 'default:image', defaults.image);
-  if ('services' in defaults) checkServices(errors, 'services' in config ? 'services' : 'default:services', defaults.services);
-  return defaults;
+  const topLevel: Record<string, unknown> = {};
+  for (const key of TOP_LEVEL_DEFAULTS) if (key in config && !(key in defaults)) topLevel[key] = config[key];
+  checkSharedEntries(errors, '', topLevel);
+  return { ...defaults, ...topLevel };
 }
 
 function checkStages(errors: Errors, value: unknown): string[] {
@@ -77,6 +74,12 @@ function checkJobs(errors: Errors, config: Record<string, unknown>, defaults: Re
     if (ROOT_KEYS.includes(name)) continue;
     if (name.startsWith('.')) {
       if (value === null || value === undefined || (isPlainObject(value) && Object.keys(value).length === 0)) errors.add(`jobs:${name}`, "config can't be blank");
+      continue;
+    }
+    if (isBridge(name, value)) {
+      visible++;
+      const bridge = buildBridge(errors, name, value);
+      if (bridge) jobs.push(bridge);
       continue;
     }
     if (!isJob(name, value)) {

@@ -118,19 +118,11 @@ function staticAllowFailure(job: JobConfig): boolean {
   return job.when === 'manual';
 }
 
-/** `$VAR`, `${VAR}` and `%VAR%` replaced by their values, unknown ones by nothing (GitLab's ExpandVariables.expand). */
-export function expandVariables(text: string, vars: Record<string, string>): string {
-  return text.replace(/\$\$|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|%([A-Za-z_][A-Za-z0-9_]*)%/g, (whole, a, b, c) => {
-    if (whole === '$$') return whole;
-    const name = a ?? b ?? c;
-    return Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : '';
-  });
-}
-
 /** Builds the jobs of a pipeline for one ref; throws SeedError with the chain's message. */
 export function seedJobs(model: ConfigModel, rootVars: Record<string, string>, pctx: PolicyContext): CompiledJob[] {
   const kept: { job: JobConfig; result: Evaluated; yamlVars: Record<string, string> }[] = [];
   for (const job of model.jobs) {
+    if (job.bridge) continue;
     const yamlVars = { ...inheritedRootVars(job, rootVars), ...job.variables };
     const result = evaluateJob(job, { ...yamlVars, ...pctx.variables }, pctx, model.workflowRules !== null);
     if (result) kept.push({ job, result, yamlVars });

@@ -69,7 +69,8 @@ function depthOf(value: unknown, depth: number): number {
 
 /** Sets an own property, even one named `__proto__` (plain assignment would replace the prototype). */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** True for a mapping loaded from YAML (not an array, not a tag). */
@@ -94,7 +95,7 @@ export function loadYaml(text: string): LoadResult {
   } catch (err) {
     return { ok: false, error: `(<unknown>): ${(err as Error).message}` };
   }
-  if (doc.errors.length > 0) return { ok: false, error: `(<unknown>): ${firstLine(doc.errors[0].message)}` };
+  if (doc.errors.length > 0) return { ok: false, error: psychMessage(text, doc.errors[0]) };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 });
@@ -103,6 +104,59 @@ export function loadYaml(text: string): LoadResult {
   }
   if (depthOf(value, 0) > MAX_YAML_DEPTH) return { ok: false, error: 'The parsed YAML is too big' };
   return { ok: true, value: normaliseKeys(value) };
+}
+
+/** Line and column (1-based) of an offset, as libyaml marks report them. */
+function mark(text: string, offset: number): string {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return `at line ${line} column ${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** Where the block mapping enclosing a badly indented line starts (libyaml's context mark). */
+function enclosingMappingStart(text: string, offset: number): number {
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  lines.reduce((pos, line) => (starts.push(pos), pos + line.length + 1), 0);
+  const indent = (l: string) => l.length - l.trimStart().length;
+  const blank = (l: string) => l.trim() === '' || l.trimStart().startsWith('#');
+  let row = starts.findIndex((start, i) => offset < start + lines[i].length + 1);
+  if (row < 0) row = lines.length - 1;
+  const own = indent(lines[row]);
+  let parent = -1;
+  for (let i = row - 1; i >= 0; i--) if (!blank(lines[i]) && indent(lines[i]) < own) { parent = indent(lines[i]); row = i; break; }
+  if (parent < 0) return starts[row] + own;
+  let first = row;
+  for (let i = row - 1; i >= 0; i--) {
+    if (blank(lines[i])) continue;
+    if (indent(lines[i]) < parent) break;
+    if (indent(lines[i]) === parent) first = i;
+  }
+  return starts[first] + parent;
+}
+
+/**
+ * A parse error worded as Psych (libyaml) words the common ones, `(<unknown>): <problem> <context> at
+ * line L column C`; other errors keep the parser's own text with the same location suffix.
+ */
+function psychMessage(text: string, error: { code: string; message: string; pos: [number, number] }): string {
+  const at = error.pos[0];
+  switch (error.code) {
+    case 'BLOCK_AS_IMPLICIT_KEY': {
+      const colon = text.indexOf(':', at);
+      return `(<unknown>): mapping values are not allowed in this context ${mark(text, colon < 0 ? at : colon)}`;
+    }
+    case 'TAB_AS_INDENT':
+      return `(<unknown>): found character that cannot start any token while scanning for the next token ${mark(text, text.indexOf('\t', Math.max(0, at - 1)))}`;
+    case 'BAD_INDENT':
+      return `(<unknown>): did not find expected key while parsing a block mapping ${mark(text, enclosingMappingStart(text, at))}`;
+    default:
+      if (/quote/.test(error.message)) {
+        const quote = Math.max(text.lastIndexOf('"', at - 1), text.lastIndexOf("'", at - 1));
+        return `(<unknown>): found unexpected end of stream while scanning a quoted scalar ${mark(text, quote < 0 ? at : quote)}`;
+      }
+      return `(<unknown>): ${firstLine(error.message)} ${mark(text, at)}`;
+  }
 }
 
 function firstLine(message: string): string {

@@ -23,11 +23,14 @@ async function locked(trx: Knex.Transaction, job: Job): Promise<{ pipeline: Pipe
 
 const reload = (trx: Knex.Transaction, id: number): Promise<Job> => trx('jobs').where({ id }).first();
 
-/** Cancels a job (a job that cannot be canceled is returned unchanged). */
-export async function cancelJob(db: Knex, job: Job, actor: Actor): Promise<Job> {
+/**
+ * Cancels a job (a job that cannot be canceled is returned unchanged); `force` ends a job stuck in
+ * `canceling` at once (GitLab's `force_cancel`).
+ */
+export async function cancelJob(db: Knex, job: Job, actor: Actor, force = false): Promise<Job> {
   return db.transaction(async (trx) => {
     const { current } = await locked(trx, job);
-    await applyJobEvent(trx, current, 'cancel', { actorId: actor.id });
+    await applyJobEvent(trx, current, force ? 'forceCancel' : 'cancel', { actorId: actor.id });
     await processPipeline(trx, job.pipeline_id, actor.id);
     return reload(trx, job.id);
   });

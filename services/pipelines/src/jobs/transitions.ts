@@ -10,7 +10,7 @@ import { processPipeline, type Processed } from './processing';
 import type { Status } from './status';
 
 /** What can happen to a job. */
-export type JobEvent = 'enqueue' | 'run' | 'succeed' | 'drop' | 'cancel' | 'skip';
+export type JobEvent = 'enqueue' | 'run' | 'succeed' | 'drop' | 'cancel' | 'forceCancel' | 'skip';
 
 /** Details a runner reports with `drop` (failed) or `succeed`. */
 export interface TransitionDetails {
@@ -37,6 +37,8 @@ export function targetStatus(job: Pick<Job, 'status' | 'cancel_gracefully'>, eve
     case 'cancel':
       if (s === 'running' && job.cancel_gracefully) return 'canceling';
       return [...ACTIVE, 'manual', 'scheduled'].includes(s) ? 'canceled' : null;
+    case 'forceCancel':
+      return s === 'canceling' ? 'canceled' : null;
     case 'skip':
       return ['created', 'waiting_for_resource', 'preparing', 'pending'].includes(s) ? 'skipped' : null;
   }

@@ -15,9 +15,13 @@ export function validFilePath(raw: string, allowInitialSeparator = false): strin
   return path;
 }
 
-/** A path Git can commit (no empty, `.`, `..` or `.git` part), or 400 `invalid path: '<path>'` as Gitaly answers. */
+/** The longest path committed, in bytes (Linux PATH_MAX: what a checkout of it could hold). */
+export const MAX_PATH_BYTES = 4096;
+
+/** A path Git can commit (no empty, `.`, `..` or `.git` part, no NUL, at most MAX_PATH_BYTES), or 400 `invalid path: '<path>'` as Gitaly answers. */
 export function committablePath(path: string): string {
   const parts = path.split('/');
-  if (parts.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git')) throw new RepositoryError(`invalid path: '${path}'`);
+  const bad = parts.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\0'));
+  if (bad || Buffer.byteLength(path) > MAX_PATH_BYTES) throw new RepositoryError(`invalid path: '${path}'`);
   return path;
 }

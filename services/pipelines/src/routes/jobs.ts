@@ -1,6 +1,7 @@
 import type { Request, Router } from 'express';
 import { ctx, p, params, RecordNotFoundError } from '@anvil/http';
-import { requireDeveloper, requireRead, requireUser } from '../access/policy';
+import { AccessLevel } from '@anvil/auth';
+import { requireDeveloper, requireLevel, requireRead, requireUser } from '../access/policy';
 import type { Job } from '../jobs/job-row';
 import { cancelJob, playJob, retryJob } from '../jobs/job-commands';
 import { findProjectJob } from '../jobs/job-store';
@@ -11,6 +12,7 @@ import { pageWithoutCount, presentJobs } from './present';
 
 const listParams = params({ scope: jobScope });
 const jobIdParams = params({ job_id: p.integer().required() });
+const cancelParams = params({ job_id: p.integer().required(), force: p.boolean() });
 const playParams = params({
   job_id: p.integer().required(),
   job_variables_attributes: p.array(p.hash({ key: p.string().required(), value: p.string().required() })),
@@ -47,8 +49,10 @@ export function mountJobs(router: Router, deps: PipelineRouteDeps): void {
   // POST /projects/:id/jobs/:job_id/cancel
   router.post('/projects/:id/jobs/:job_id/cancel', async (req, res) => {
     const user = requireDeveloper(ctx(req));
-    const job = await jobOr404(deps, req, jobIdParams.parse(req).job_id);
-    res.status(201).json(await one(req, await cancelJob(db, job, user)));
+    const { job_id, force } = cancelParams.parse(req);
+    const job = await jobOr404(deps, req, job_id);
+    if (force) requireLevel(ctx(req), AccessLevel.MAINTAINER);
+    res.status(201).json(await one(req, await cancelJob(db, job, user, !!force)));
   });
 
   // POST /projects/:id/jobs/:job_id/retry

@@ -4,6 +4,10 @@ import { compileErrors, context } from './helpers';
 const CASES: [string, string, string[]][] = [
   // loading (§1)
   ['blank content', '  \n', ['Please provide content of .gitlab-ci.yml']],
+  ['a mapping value in a plain scalar', 'unit:\n  script: echo a: b\n', ['(<unknown>): mapping values are not allowed in this context at line 2 column 17']],
+  ['a key indented out of its mapping', 'unit:\n  script: a\n stage: test\n', ['(<unknown>): did not find expected key while parsing a block mapping at line 1 column 1']],
+  ['an unterminated quoted scalar', 'unit:\n  script: "echo\n', ['(<unknown>): found unexpected end of stream while scanning a quoted scalar at line 2 column 11']],
+  ['a tab as indentation', 'unit:\n\tscript: a\n', ['(<unknown>): found character that cannot start any token while scanning for the next token at line 2 column 1']],
   ['a root that is not a mapping', '- a\n- b\n', ['Invalid configuration format']],
   ['a root that is a scalar', 'just text', ['Invalid configuration format']],
   // top level, jobs, hidden jobs (§2)
@@ -70,6 +74,10 @@ const CASES: [string, string, string[]][] = [
   ['dependencies outside needs', 'b:\n  script: a\nc:\n  script: a\nunit:\n  script: a\n  needs: [b]\n  dependencies: [b, c]\n', ['jobs:unit dependencies the c should be part of needs']],
   // default, image, services, tags, retry, timeout, artifacts (§6)
   ['a key both top-level and in default', 'image: ruby\ndefault:\n  image: node\nunit:\n  script: a\n', ['image is defined in top-level and `default:` entry']],
+  ['default tags as a string', 'default:\n  tags: docker\nunit:\n  script: a\n', ['default:tags config should be an array of strings']],
+  ['default retry above 2', 'default:\n  retry: 5\nunit:\n  script: a\n', ['default:retry config must be less than or equal to 2']],
+  ['a top-level before_script with a number', 'before_script: [1]\nunit:\n  script: a\n', ['before_script config should be a string or a nested array of strings up to 10 levels deep']],
+  ['a top-level image that is a list', 'image: [ruby]\nunit:\n  script: a\n', ['image config should be a hash or a string']],
   ['unknown default keys', 'default:\n  stage: build\nunit:\n  script: a\n', ['default config contains unknown keys: stage']],
   ['an image that is a list', 'unit:\n  script: a\n  image: [ruby]\n', ['jobs:unit:image config should be a hash or a string']],
   ['an image without name', 'unit:\n  script: a\n  image: {entrypoint: [""]}\n', ["jobs:unit:image name can't be blank"]],

@@ -78,3 +78,33 @@ describe('pipeline processing', () => {
     expect(created).toMatchObject({ project_path: project.path_with_namespace, variables: [{ key: 'V', value: '1' }], user: { id: user.id, username: 'dev' }, stages: ['test'] });
   });
 });
+
+describe('delayed jobs', () => {
+  let svc: TestService;
+  const user = actor('delayer');
+  const project = projectScope(502, { access_level: 30 });
+
+  beforeAll(async () => {
+    svc = await startService(pipelinesService);
+  });
+  afterAll(() => svc?.stop());
+
+  it('schedules a delayed job for start_in and enqueues it once due, by the running service', async () => {
+    const { pipeline } = await storePipeline(svc.deps.db, { project, user, source: 'api', variables: [] }, {
+      ref: 'main', sha: 'b'.repeat(40), beforeSha: '0'.repeat(40), tag: false,
+      jobs: [compiledJob('later', 'test', 2, { when: 'delayed', startInSeconds: 1 })],
+    });
+    expect(pipeline.status).toBe('scheduled');
+    const job = await svc.deps.db('jobs').where({ pipeline_id: pipeline.id }).first();
+    expect(job.status).toBe('scheduled');
+    expect(+job.scheduled_at - +job.created_at).toBeGreaterThanOrEqual(900);
+    const deadline = Date.now() + 10_000;
+    let status = job.status;
+    while (status === 'scheduled' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await svc.deps.db('jobs').where({ id: job.id }).first()).status;
+    }
+    expect(status).toBe('pending');
+    expect((await svc.deps.db('pipelines').where({ id: pipeline.id }).first()).status).toBe('pending');
+  });
+});

@@ -1,6 +1,6 @@
 import { commitTitle, commitTrailers } from '../../src/entities/commit';
 import { searchPattern } from '../../src/repository/branches-finder';
-import { validFilePath } from '../../src/repository/file-paths';
+import { committablePath, validFilePath } from '../../src/repository/file-paths';
 import { FILE_MODE, TREE_MODE, treeId, TreeEntry } from '../../src/repository/git-objects';
 import { conflictsWithHierarchy, isValidBranchName } from '../../src/repository/ref-names';
 import { editTree, TreeIo } from '../../src/repository/tree-edit';
@@ -81,6 +81,10 @@ describe('file paths', () => {
   it.each(['a.txt', 'dir/a.txt', '.gitlab-ci.yml', '..a', 'a..b/c'])('accepts %s', (p) => expect(validFilePath(p)).toBe(p));
   it.each(['..', '.', '../a', 'a/..', 'a/../b', '/etc/passwd', 'a\nb', '..\\a'])('refuses %j', (p) => expect(() => validFilePath(p)).toThrow('file_path should be a valid file path'));
   it('lets the raw endpoint drop a leading slash', () => expect(validFilePath('/a.txt', true)).toBe('a.txt'));
+  it.each(['a//b', 'a/./b', '.git/config', 'x/.GIT/y', 'a\0b', `${'d/'.repeat(2048)}f`])('does not commit %j', (p) => {
+    expect(() => committablePath(p)).toThrow('invalid path: ');
+  });
+  it('commits a path of MAX_PATH_BYTES', () => expect(committablePath(`${'d/'.repeat(2047)}ff`)).toHaveLength(4096));
 });
 
 describe('commit title and trailers', () => {

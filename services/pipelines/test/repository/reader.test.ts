@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { pipelinesService } from '../../src';
 import { repositoryReader } from '../../src/repository';
 import { commitFile, FileCommitInput } from '../../src/repository/commit-service';
 import { getCommit } from '../../src/repository/repository-store';
+import { git, GIT_INSTALLED, identityEnv, objectIdOf } from './git-cli';
 
 const WHO = { name: 'A U Thor', email: 'a@example.com' };
 
@@ -31,7 +31,7 @@ describe('repositoryReader', () => {
     expect(await repositoryReader.resolveRef(svc.deps.db, 1, 'main')).toBeNull();
   });
 
-  it('resolves branches and reads files at commits that git computes the same', async () => {
+  it('resolves branches and reads files at commits whose ids are Git\'s (checked with git when installed)', async () => {
     const db = svc.deps.db;
     const first = await commitFile(db, input(2, { path: '.gitlab-ci.yml', content: Buffer.from('test:\n  script: echo\n'), message: 'Add CI\n' }));
     const second = await commitFile(db, input(2, { path: 'ci/templates/build.yml', content: Buffer.from('build: {}\n'), message: 'Add template\n' }));
@@ -43,20 +43,26 @@ describe('repositoryReader', () => {
     expect(await repositoryReader.readFile(db, 2, second.sha, 'ci/templates')).toBeNull();
     expect(await repositoryReader.readFile(db, 3, second.sha, '.gitlab-ci.yml')).toBeNull();
 
-    const git = async (sha: string, ...args: string[]) => {
-      const at = `${Math.floor(((await getCommit(db, 2, sha))?.committed_at as Date).getTime() / 1000)} +0000`;
-      const env = { ...process.env, HOME: dir, GIT_AUTHOR_NAME: WHO.name, GIT_AUTHOR_EMAIL: WHO.email, GIT_COMMITTER_NAME: WHO.name, GIT_COMMITTER_EMAIL: WHO.email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
-      return execFileSync('git', args, { cwd: dir, env }).toString().trim();
-    };
-    await git(first.sha, 'init', '-q');
+    const seconds = async (sha: string) => Math.floor(((await getCommit(db, 2, sha))?.committed_at as Date).getTime() / 1000);
+    const entry = (mode: string, name: string, sha: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, 'hex')]);
+    const ident = (at: number) => `A U Thor <a@example.com> ${at} +0000`;
+    const ciBlob = objectIdOf('blob', 'test:\n  script: echo\n');
+    const tree1 = objectIdOf('tree', entry('100644', '.gitlab-ci.yml', ciBlob));
+    const at1 = await seconds(first.sha);
+    expect(first.sha).toBe(objectIdOf('commit', `tree ${tree1}\nauthor ${ident(at1)}\ncommitter ${ident(at1)}\n\nAdd CI\n`));
+    const templates = objectIdOf('tree', entry('100644', 'build.yml', objectIdOf('blob', 'build: {}\n')));
+    const tree2 = objectIdOf('tree', Buffer.concat([entry('100644', '.gitlab-ci.yml', ciBlob), entry('40000', 'ci', objectIdOf('tree', entry('40000', 'templates', templates)))]));
+    const at2 = await seconds(second.sha);
+    expect(second.sha).toBe(objectIdOf('commit', `tree ${tree2}\nparent ${first.sha}\nauthor ${ident(at2)}\ncommitter ${ident(at2)}\n\nAdd template\n`));
+    if (!GIT_INSTALLED) return;
+    git(dir, {}, ['init', '-q']);
     writeFileSync(path.join(dir, '.gitlab-ci.yml'), 'test:\n  script: echo\n');
-    await git(first.sha, 'add', '.');
-    expect(await git(first.sha, 'commit-tree', await git(first.sha, 'write-tree'), '-m', 'Add CI')).toBe(first.sha);
+    git(dir, {}, ['add', '.']);
+    expect(git(dir, identityEnv(WHO.name, WHO.email, at1), ['commit-tree', git(dir, {}, ['write-tree']), '-m', 'Add CI'])).toBe(first.sha);
     mkdirSync(path.join(dir, 'ci/templates'), { recursive: true });
     writeFileSync(path.join(dir, 'ci/templates/build.yml'), 'build: {}\n');
-    await git(second.sha, 'add', '.');
-    const tree = await git(second.sha, 'write-tree');
-    expect((await getCommit(db, 2, second.sha))?.tree_sha).toBe(tree);
-    expect(await git(second.sha, 'commit-tree', tree, '-p', first.sha, '-m', 'Add template')).toBe(second.sha);
+    git(dir, {}, ['add', '.']);
+    expect(git(dir, {}, ['write-tree'])).toBe(tree2);
+    expect(git(dir, identityEnv(WHO.name, WHO.email, at2), ['commit-tree', tree2, '-p', first.sha, '-m', 'Add template'])).toBe(second.sha);
   });
 });

@@ -83,6 +83,11 @@ describe('POST /projects/:id/ci/lint', () => {
       await post({}).expect(400, { error: 'content is missing' });
     });
 
+    it('lints blank content as GitLab does (not a parameter error)', async () => {
+      const res = await post({ content: '' }).expect(200);
+      expect(res.body).toEqual({ valid: false, errors: ['Please provide content of .gitlab-ci.yml'], warnings: [], merged_yaml: null, includes: null });
+    });
+
     it('rejects a non-boolean dry_run', async () => {
       await post({ content: 'a:\n  script: x\n', dry_run: 'maybe' }).expect(400, { error: 'dry_run is invalid' });
     });

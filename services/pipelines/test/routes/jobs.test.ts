@@ -89,6 +89,20 @@ describe('jobs routes', () => {
       await world.as(world.users.reporter, project).post(`${jobsUrl()}/${build.id}/cancel`).expect(403);
     });
 
+    it('force-cancels a job left canceling by a graceful runner, for maintainers only', async () => {
+      const own = world.project();
+      await world.commit(own);
+      const p = await world.pipeline(own);
+      const picked = await pickPendingJob(svc.deps.db, { runnerId: 4242, tags: [], runUntagged: true, projectIds: [own.id], cancelGracefully: true }, 'digest-graceful');
+      expect(picked!.pipeline_id).toBe(p.id);
+      const url = `/api/v4/projects/${own.id}/jobs/${picked!.id}/cancel`;
+      expect((await world.as(world.users.developer, own).post(url).expect(201)).body.status).toBe('canceling');
+      expect((await svc.deps.db('pipelines').where({ id: p.id }).first()).status).toBe('running');
+      await world.as(world.users.developer, own).post(`${url}?force=true`).expect(403, { message: '403 Forbidden' });
+      expect((await world.as(world.users.maintainer, own).post(`${url}?force=true`).expect(201)).body.status).toBe('canceled');
+      expect((await world.jobs(p.id)).unit.status).toBe('skipped');
+    });
+
     it('retries a finished job as a new job (201) and refuses others with 403 Job is not retryable', async () => {
       const p = await world.pipeline(project);
       const { build, unit } = await world.jobs(p.id);
