@@ -4,7 +4,7 @@
  * See ../shared/reference/ci-config.md §6.
  */
 import { deepMerge } from './deep-merge';
-import { isPlainObject, setOwn } from './yaml-load';
+import { isPlainObject, rubyInspect, setOwn } from './yaml-load';
 
 /** Deepest chain of `extends` GitLab follows. */
 export const MAX_EXTENDS_NESTING = 10;
@@ -12,10 +12,12 @@ export const MAX_EXTENDS_NESTING = 10;
 /** A configuration error with GitLab's message. */
 export class ConfigError extends Error {}
 
+/** `extends` as Ruby's `Array(value).map(&:to_s)` reads it (a mapping becomes its `[:key, value]` pairs). */
 function extendsKeys(value: Record<string, unknown>): string[] {
   const raw = value.extends;
+  if (isPlainObject(raw)) return Object.entries(raw).map(([k, v]) => `[:${k}, ${rubyInspect(v)}]`);
   const list = Array.isArray(raw) ? raw : [raw];
-  return list.map((k) => (k === null || k === undefined ? '' : String(k)));
+  return list.map((k) => (typeof k === 'string' ? k : k === null || k === undefined ? '' : rubyInspect(k)));
 }
 
 function extendOne(config: Record<string, unknown>, key: string, ancestors: string[], done: Set<string>): Record<string, unknown> {

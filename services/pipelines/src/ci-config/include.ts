@@ -5,6 +5,7 @@
  */
 import { deepMerge } from './deep-merge';
 import { evaluateExpression, ExpressionError, isValidExpression } from './expression';
+import { existsPaths } from './exists';
 import { ConfigError } from './extends';
 import { expandVariables } from './variables';
 import { isPlainObject, loadYaml } from './yaml-load';
@@ -80,8 +81,7 @@ function ruleIf(expr: string, vars: Record<string, string>): boolean {
 }
 
 async function anyExists(state: State, exists: unknown): Promise<boolean> {
-  const paths = typeof exists === 'string' ? [exists] : Array.isArray(exists) ? exists.filter((p): p is string => typeof p === 'string') : [];
-  for (const path of paths) if ((await state.ctx.readLocal(path.replace(/^\/+/, ''))) !== null) return true;
+  for (const path of existsPaths(exists)) if ((await state.ctx.readLocal(path)) !== null) return true;
   return false;
 }
 

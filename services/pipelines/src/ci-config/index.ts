@@ -4,6 +4,7 @@
  * See ../shared/reference/ci-config.md.
  */
 import { lintCiConfig } from './lint';
+import { probeExists } from './exists';
 import { processConfig } from './process';
 import { evaluateWorkflow, SeedError, seedJobs } from './seed';
 import { expandVariables } from './variables';
@@ -23,13 +24,15 @@ export async function compileCiConfig(yaml: string, ctx: CompileContext): Promis
   if (!processed.ok) return { ok: false, errors: processed.errors, warnings: processed.warnings };
   const { model } = processed;
   try {
-    const variables = evaluateWorkflow(model, ctx.variables);
+    const existing = await probeExists(model, ctx.readLocal);
+    const variables = evaluateWorkflow(model, ctx.variables, existing);
     const jobs = seedJobs(model, variables, {
       ref: ctx.ref,
       tag: ctx.tag ?? false,
       source: ctx.source,
       projectPath: ctx.projectPath ?? null,
       variables: ctx.variables,
+      existing,
     });
     const name = model.workflowName === null ? null : expandVariables(model.workflowName, { ...variables, ...ctx.variables });
     const result = { ok: true as const, stages: model.stages, jobs, variables, name, mergedYaml: '', warnings: processed.warnings };

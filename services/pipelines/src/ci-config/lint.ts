@@ -5,6 +5,7 @@
  */
 import { IncludedFile } from './include';
 import type { JobConfig } from './model';
+import { probeExists } from './exists';
 import { processConfig } from './process';
 import { DEFAULT_ONLY } from './refs';
 import { evaluateWorkflow, SeedError, seedJobs } from './seed';
@@ -60,8 +61,9 @@ export async function lintCiConfig(yaml: string, ctx: CompileContext, dryRun: bo
   const base = { warnings: processed.warnings.slice(0, MAX_WARNINGS), merged_yaml: processed.mergedYaml, includes: processed.includes };
   if (!dryRun) return { valid: true, errors: [], ...base, jobs: model.jobs.map((j) => staticJob(j, model.workflowRules !== null)) };
   try {
-    const variables = evaluateWorkflow(model, ctx.variables);
-    const jobs = seedJobs(model, variables, { ref: ctx.ref, tag: ctx.tag ?? false, source: ctx.source, projectPath: ctx.projectPath ?? null, variables: ctx.variables });
+    const existing = await probeExists(model, ctx.readLocal);
+    const variables = evaluateWorkflow(model, ctx.variables, existing);
+    const jobs = seedJobs(model, variables, { ref: ctx.ref, tag: ctx.tag ?? false, source: ctx.source, projectPath: ctx.projectPath ?? null, variables: ctx.variables, existing });
     const listed = jobs.map((j) => ({
       name: j.name, stage: j.stage, before_script: j.beforeScript, script: j.script, after_script: j.afterScript,
       tag_list: j.tags, environment: environmentName(j.options.environment), when: j.when, allow_failure: j.allowFailure,

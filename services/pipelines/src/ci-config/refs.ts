@@ -11,6 +11,8 @@ export interface PolicyContext {
   source: string;
   projectPath: string | null;
   variables: Record<string, string>;
+  /** Files of the commit that `rules:exists` names and that exist (see exists.ts). */
+  existing?: ReadonlySet<string>;
 }
 
 /** `only: [branches, tags]`, what jobs without `rules` get when `only` is absent. */

@@ -8,6 +8,7 @@ import { parseDuration } from './duration';
 import { evaluateExpression, ExpressionError } from './expression';
 import type { CompiledJob, JobWhen } from './types';
 import type { ConfigModel, JobConfig, Need } from './model';
+import { existsMatches } from './exists';
 import { expandNeeds, instancesOf } from './parallel';
 import { DEFAULT_ONLY, policyAllows, PolicyContext } from './refs';
 import { isPlainObject } from './yaml-load';
@@ -24,7 +25,8 @@ export const NO_JOBS_MESSAGE = 'Pipeline will not run for the selected trigger. 
 /** GitLab's message when workflow rules refuse the pipeline. */
 export const FILTERED_MESSAGE = 'Pipeline filtered out by workflow rules.';
 
-function ruleMatches(rule: Record<string, unknown>, vars: Record<string, string>, jobName: string | null): boolean {
+function ruleMatches(rule: Record<string, unknown>, vars: Record<string, string>, jobName: string | null, existing: ReadonlySet<string>): boolean {
+  if (!existsMatches(rule, existing)) return false;
   if (typeof rule.if !== 'string') return true;
   try {
     return evaluateExpression(rule.if, vars);
@@ -35,8 +37,8 @@ function ruleMatches(rule: Record<string, unknown>, vars: Record<string, string>
   }
 }
 
-function firstRule(rules: Record<string, unknown>[], vars: Record<string, string>, jobName: string | null): Record<string, unknown> | null {
-  return rules.find((rule) => ruleMatches(rule, vars, jobName)) ?? null;
+function firstRule(rules: Record<string, unknown>[], vars: Record<string, string>, jobName: string | null, existing: ReadonlySet<string>): Record<string, unknown> | null {
+  return rules.find((rule) => ruleMatches(rule, vars, jobName, existing)) ?? null;
 }
 
 function stringVars(value: unknown): Record<string, string> {
@@ -45,9 +47,9 @@ function stringVars(value: unknown): Record<string, string> {
 }
 
 /** Applies `workflow:rules`: the root variables to use, or SeedError(filtered). */
-export function evaluateWorkflow(model: ConfigModel, pipelineVars: Record<string, string>): Record<string, string> {
+export function evaluateWorkflow(model: ConfigModel, pipelineVars: Record<string, string>, existing: ReadonlySet<string> = new Set()): Record<string, string> {
   if (!model.workflowRules) return model.variables;
-  const rule = firstRule(model.workflowRules, { ...model.variables, ...pipelineVars }, null);
+  const rule = firstRule(model.workflowRules, { ...model.variables, ...pipelineVars }, null, existing);
   if (!rule || rule.when === 'never') throw new SeedError(FILTERED_MESSAGE, true);
   return { ...model.variables, ...stringVars(rule.variables) };
 }
@@ -98,7 +100,7 @@ interface Evaluated {
 function evaluateJob(job: JobConfig, vars: Record<string, string>, pctx: PolicyContext, hasWorkflowRules: boolean): Evaluated | null {
   const base: Evaluated = { when: job.when, allowFailure: null, startIn: job.startIn, variables: {}, needs: job.needs };
   if (job.rules) {
-    const rule = firstRule(job.rules, vars, job.name);
+    const rule = firstRule(job.rules, vars, job.name, pctx.existing ?? new Set());
     if (!rule || rule.when === 'never') return null;
     return {
       when: typeof rule.when === 'string' ? rule.when : job.when,

@@ -25,6 +25,8 @@ export function rubyInspect(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'nil';
   if (Array.isArray(value)) return `[${value.map(rubyInspect).join(', ')}]`;
+  if (value instanceof ReferenceTag) return value.toString();
+  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}=>${rubyInspect(v)}`).join(', ')}}`;
   return String(value);
 }
 

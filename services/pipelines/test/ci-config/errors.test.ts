@@ -96,6 +96,7 @@ const CASES: [string, string, string[]][] = [
   // extends (§6)
   ['extends an unknown key', 'unit:\n  script: a\n  extends: .base\n', ['unit: unknown keys in `extends` (.base)']],
   ['extends something that is not a hash', '.base: [a]\nunit:\n  script: a\n  extends: .base\n', ['unit: invalid base hashes in `extends` (.base)']],
+  ['extends as a mapping', 'unit:\n  script: a\n  extends: {toString: 1}\n', ['unit: unknown keys in `extends` ([:toString, 1])']],
   ['extends itself', 'unit:\n  script: a\n  extends: unit\n', ['unit: circular dependency detected in `extends`']],
   ['a circular extends chain', '.a:\n  extends: .b\n.b:\n  extends: .a\nunit:\n  script: a\n  extends: .a\n', ['.a: circular dependency detected in `extends`']],
   ['extends nested deeper than 10', `${Array.from({ length: 11 }, (_, i) => `.l${i}:\n  extends: .l${i + 1}\n`).join('')}.l11:\n  script: a\nunit:\n  extends: .l0\n`,

@@ -57,3 +57,34 @@ base:
     expect(await compileErrors('include:\n  - local: a.yml\n    rules:\n      - if: $A ==\nx:\n  script: a\n')).toEqual(['include:rules:rule if invalid expression syntax']);
   });
 });
+
+describe('compileCiConfig: rules:exists', () => {
+  const yaml = `
+workflow:
+  rules:
+    - exists: [.skip-ci]
+      when: never
+    - when: always
+docker:
+  script: build
+  rules:
+    - exists: [Dockerfile, /docker/Dockerfile]
+gem:
+  script: gem build
+  rules:
+    - exists:
+        paths: ["*.gemspec"]
+always:
+  script: a
+`;
+
+  it('matches files of the commit by exact path (globs never match)', async () => {
+    const result = await compileOk(yaml, context({}, { 'docker/Dockerfile': 'FROM x' }));
+    expect(result.jobs.map((j) => j.name)).toEqual(['docker', 'always']);
+    expect((await compileOk(yaml, context({}, {}))).jobs.map((j) => j.name)).toEqual(['always']);
+  });
+
+  it('lets workflow rules refuse the pipeline on an existing file', async () => {
+    expect(await compileErrors(yaml, context({}, { '.skip-ci': '' }))).toEqual(['Pipeline filtered out by workflow rules.']);
+  });
+});
