@@ -85,7 +85,7 @@ describe('repository files and branches through the gateway', () => {
     expect(p.default_branch).toBe('trunk');
   }, 60_000);
 
-  it('answers through the gateway as GitLab does: Reporter reads, cannot write; commit ids are Git\'s', async () => {
+  it('answers through the gateway as GitLab does: Reporter reads, cannot write; commit ids are Git\'s; read_repository tokens read files only', async () => {
     const project = await newProject('checked');
     const body = { branch: 'main', content: 'hello\n', commit_message: 'init\n', author_name: 'A U Thor', author_email: 'a@example.com' };
     const res = await fetch(`${fleet.url}/api/v4/projects/sources%2Fchecked/repository/files/README.md`, {
@@ -117,6 +117,14 @@ describe('repository files and branches through the gateway', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     }
+    const t = await call(fleet, fleet.adminToken, 'POST', `/users/${reporter.id}/personal_access_tokens`, { name: 'code', scopes: ['read_repository'] });
+    const asCode = (method: string, p: string, body?: unknown) => fetch(`${fleet.url}/api/v4/projects/${project.id}${p}`, {
+      method, headers: { 'PRIVATE-TOKEN': t.token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    });
+    expect((await asCode('GET', '/repository/files/README.md/raw?ref=main')).status).toBe(200);
+    expect((await asCode('HEAD', '/repository/files/README.md?ref=main')).status).toBe(200);
+    expect((await asCode('POST', '/repository/files/y.txt', { branch: 'main', content: 'y', commit_message: 'm' })).status).toBe(403);
+    expect((await asCode('GET', '/repository/branches')).status).toBe(403);
     const anon = await fetch(`${fleet.url}/api/v4/projects/${project.id}/repository/branches`);
     expect([anon.status, await anon.json()]).toEqual([404, { message: '404 Project Not Found' }]);
   }, 60_000);

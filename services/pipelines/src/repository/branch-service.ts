@@ -8,6 +8,7 @@ import { BLANK_SHA } from './git-objects';
 import { commitFile } from './commit-service';
 import { DEFAULT_BRANCH_UNDELETABLE, RepositoryError } from './errors';
 import { conflictsWithHierarchy, isValidBranchName } from './ref-names';
+import { branchViews } from './branch-views';
 import { branchPushed } from './repository-events';
 import { BranchRow, commitByPrefix, deleteBranchRow, getBranch, listBranchRows, lockRepository, setBranch } from './repository-store';
 
@@ -60,4 +61,17 @@ export async function deleteBranch(db: Knex, projectId: number, name: string, ac
     await deleteBranchRow(trx, projectId, name);
     await branchPushed(trx, { project_id: projectId, ref: name, before: branch.commit_sha, after: BLANK_SHA, user_id: actorId });
   });
+}
+
+/**
+ * Deletes every branch merged into the default branch (`git branch --merged`: its head reachable from
+ * the default branch's, the same commit included), the default (protected) one excepted
+ * (DeleteMergedBranchesService).
+ */
+export async function deleteMergedBranches(db: Knex, projectId: number, actorId: number | null): Promise<string[]> {
+  const views = await branchViews(db, projectId, await listBranchRows(db, projectId));
+  const head = views.find((v) => v.isDefault)?.row.commit_sha;
+  const merged = views.filter((v) => !v.isDefault && (v.merged || v.row.commit_sha === head)).map((v) => v.row.name);
+  for (const name of merged) await deleteBranch(db, projectId, name, actorId);
+  return merged;
 }

@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 
-/** Modes of tree entries (octal, as Git writes them). */
+/** Mode of a file entry (octal, as Git writes it in trees). */
 export const FILE_MODE = '100644';
+/** Mode of an executable file entry. */
 export const EXECUTABLE_MODE = '100755';
+/** Mode of a directory (tree) entry: no leading zero in tree objects. */
 export const TREE_MODE = '40000';
 
 /** One entry of a tree object. */

@@ -7,9 +7,15 @@
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\x00-\x20\x7f~^:?*[\\]/;
 
+/** Longest branch name, in bytes. */
+export const MAX_BRANCH_BYTES = 1024;
+/** Longest part of a branch name between slashes, in bytes (a ref is a file: NAME_MAX). */
+export const MAX_BRANCH_PART_BYTES = 255;
+
 /** Whether `name` is a valid new branch name. */
 export function isValidBranchName(name: string): boolean {
   if (!name || name === 'HEAD' || name === '@' || name.startsWith('-')) return false;
+  if (Buffer.byteLength(name) > MAX_BRANCH_BYTES || name.split('/').some((c) => Buffer.byteLength(c) > MAX_BRANCH_PART_BYTES)) return false;
   if (name.startsWith('refs/heads/') || name.startsWith('refs/remotes/')) return false;
   if (FORBIDDEN.test(name) || name.includes('..') || name.includes('@{')) return false;
   if (name.endsWith('/') || name.endsWith('.')) return false;

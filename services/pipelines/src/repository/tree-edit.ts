@@ -8,8 +8,11 @@ import { EXECUTABLE_MODE, FILE_MODE, isTree, TREE_MODE, TreeEntry } from './git-
 /** Gitaly's index errors, answered 400 with this message. */
 export class IndexError extends Error {}
 
+/** Creating a path where a file (or a file on the way) is. */
 export const FILE_EXISTS = 'A file with this name already exists';
+/** Updating or deleting a path that holds no file. */
 export const FILE_MISSING = "A file with this name doesn't exist";
+/** Creating a file where a directory is. */
 export const DIRECTORY_EXISTS = 'A directory with this name already exists';
 
 /** What to do at the path: create or update a file with a blob, or delete it. */

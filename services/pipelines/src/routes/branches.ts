@@ -3,7 +3,7 @@ import type { RequestContext } from '@anvil/auth';
 import { checkUnmodifiedSince, ctx, NotFoundError, p, paginate, params } from '@anvil/http';
 import { toBranch } from '../entities/branch';
 import { canPushCode, canPushProtected, committerOf, projectWeb, requirePushCode, requireReadCode } from '../repository/access';
-import { createBranch, deleteBranch } from '../repository/branch-service';
+import { createBranch, deleteBranch, deleteMergedBranches } from '../repository/branch-service';
 import { BranchView, branchViews } from '../repository/branch-views';
 import { BRANCH_SORTS, BranchesFinder } from '../repository/branches-finder';
 import { BranchRow, getBranch } from '../repository/repository-store';
@@ -27,7 +27,7 @@ async function load(deps: RepositoryRouteDeps, req: Request): Promise<BranchRow>
   return branch;
 }
 
-/** GitLab's Branches API (lib/api/branches.rb) without protection and merged-branch cleanup. */
+/** GitLab's Branches API (lib/api/branches.rb) without the legacy protect/unprotect routes. */
 export function mountBranches(router: Router, deps: RepositoryRouteDeps): void {
   // GET /projects/:id/repository/branches
   router.get(BASE, async (req, res) => {
@@ -65,5 +65,11 @@ export function mountBranches(router: Router, deps: RepositoryRouteDeps): void {
     checkUnmodifiedSince(req, view.head.authored_at);
     await deleteBranch(deps.db, projectId(req), view.row.name, user.id);
     res.status(204).end();
+  });
+  // DELETE /projects/:id/repository/merged_branches
+  router.delete('/projects/:id/repository/merged_branches', async (req, res) => {
+    const user = requirePushCode(ctx(req));
+    await deleteMergedBranches(deps.db, projectId(req), user.id);
+    res.status(202).json({ message: '202 Accepted' });
   });
 }

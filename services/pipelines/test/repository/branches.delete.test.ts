@@ -29,3 +29,24 @@ describe('DELETE /projects/:id/repository/branches/:branch', () => {
     await w.on(project, 'owner').delete(w.branches(project, 'old')).expect(204);
   });
 });
+
+describe('DELETE /projects/:id/repository/merged_branches', () => {
+  let w: RepoWorld;
+  beforeAll(async () => {
+    w = await repoWorld();
+  });
+  afterAll(() => w?.svc.stop());
+
+  it('deletes the branches merged into the default branch or at its head (202 Accepted), keeps the default and unmerged ones', async () => {
+    const project = w.project();
+    await w.seed(project, 'a.txt', 'a');
+    await w.on(project, 'owner').post(w.branches(project)).send({ branch: 'old', ref: 'main' }).expect(201);
+    await w.on(project, 'owner').post(w.branches(project)).send({ branch: 'same', ref: 'main' }).expect(201);
+    await w.seed(project, 'b.txt', 'b');
+    await w.on(project, 'owner').post(w.branches(project)).send({ branch: 'tip', ref: 'main' }).expect(201);
+    await w.on(project, 'owner').post(w.files(project, 'c.txt')).send({ branch: 'ahead', start_branch: 'main', content: 'c', commit_message: 'm' }).expect(201);
+    await w.on(project, 'reporter').delete(`/api/v4/projects/${project.id}/repository/merged_branches`).expect(403, { message: '403 Forbidden' });
+    await w.on(project, 'developer').delete(`/api/v4/projects/${project.id}/repository/merged_branches`).expect(202, { message: '202 Accepted' });
+    expect((await w.svc.deps.db('repository_branches').where({ project_id: project.id }).orderBy('name')).map((b) => b.name)).toEqual(['ahead', 'main']);
+  });
+});

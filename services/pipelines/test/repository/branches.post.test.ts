@@ -31,6 +31,7 @@ describe('POST /projects/:id/repository/branches', () => {
   it.each([
     [{ branch: 'main', ref: 'main' }, 'Branch already exists'],
     [{ branch: 'bad name', ref: 'main' }, 'Branch name is invalid'],
+    [{ branch: 'x'.repeat(5000), ref: 'main' }, 'Branch name is invalid'],
     [{ branch: 'new', ref: 'nope' }, "Failed to create branch 'new': invalid reference name 'nope'"],
     [{ branch: 'main/sub', ref: 'main' }, "Failed to create branch 'main/sub': Branch name conflicts with existing branch hierarchy."],
   ])('answers 400 for %j', async (body, message) => {

@@ -59,6 +59,12 @@ describe('branch names', () => {
   it.each(['', 'HEAD', '-x', 'a..b', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[', 'a\\b', 'x/', '/x', 'a//b', '.hidden', 'a/.b', 'x.lock', 'x.', 'a@{1}', '@', 'refs/heads/x'])(
     'refuses %j', (name) => expect(isValidBranchName(name)).toBe(false),
   );
+  it('bounds the length of names and of their parts', () => {
+    expect(isValidBranchName('x'.repeat(255))).toBe(true);
+    expect(isValidBranchName('x'.repeat(256))).toBe(false);
+    expect(isValidBranchName(`${'x'.repeat(200)}/`.repeat(5).slice(0, -1))).toBe(true);
+    expect(isValidBranchName(`${'x'.repeat(200)}/`.repeat(6).slice(0, -1))).toBe(false);
+  });
   it('finds directory/file conflicts between branch names', () => {
     expect(conflictsWithHierarchy(['main', 'feature/a'], 'main/x')).toBe(true);
     expect(conflictsWithHierarchy(['main', 'feature/a'], 'feature')).toBe(true);
