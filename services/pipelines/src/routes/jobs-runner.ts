@@ -4,7 +4,7 @@ import { ctx, HttpError, p, params } from '@anvil/http';
 import { toJobRequest } from '../entities/job-request';
 import { transitionJob } from '../jobs';
 import { knownFailureReason } from '../runners/failure-reasons';
-import { authenticateJob } from '../runners/job-auth';
+import { authenticateJob, jobForbidden } from '../runners/job-auth';
 import type { JobQueueWaker } from '../runners/job-queue-waker';
 import { assignJob } from '../runners/job-request-service';
 import { runnerStore } from '../runners/runner-store';
@@ -21,6 +21,8 @@ export interface JobsRunnerDeps {
   longPollMs: number;
   /** Bounds concurrent queue scans. */
   scans: ScanGate;
+  /** Largest job log (bytes): a patch past it fails the job with `trace_size_exceeded` (GitLab's `ci_jobs_trace_size_limit`). */
+  traceLimit: number;
 }
 
 /** Largest trace patch accepted in one request. */
@@ -100,6 +102,10 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
     if (!req.get('content-range')) throw new HttpError(400, { message: '400 Missing header Content-Range' });
     if (!range) throw new HttpError(400, { message: '400 Bad request - Content-Range is invalid' });
     const body = await rawBody(req, MAX_TRACE_PATCH);
+    if (Number(range[1]) + body.length > deps.traceLimit) {
+      await transitionJob(db, id, 'drop', { failureReason: 'trace_size_exceeded' });
+      throw jobForbidden();
+    }
     const r = await traceStore.append(db, id, Number(range[1]), body);
     if (!r.ok) throw new HttpError(416, { message: '416 Range Not Satisfiable' }, { Range: `0-${r.size}` });
     res.status(202).set({ 'Job-Status': job.status, Range: `0-${r.size}`, 'X-GitLab-Trace-Update-Interval': TRACE_UPDATE_INTERVAL });
