@@ -65,6 +65,7 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
   router.post('/jobs/request', async (req, res) => {
     const runner = await authenticateRunner(db, runnerToken(req));
     if (runnerStore.contactIsStale(runner)) await runnerStore.contacted(db, runner.id, req.body?.info, true);
+    await waker.listening();
     if (runner.paused) return noJob(res, waker.current);
     const lastUpdate = typeof req.body?.last_update === 'string' ? req.body.last_update : undefined;
     if (lastUpdate !== undefined && lastUpdate === waker.current) {
