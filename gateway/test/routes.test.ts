@@ -202,3 +202,20 @@ describe('scopesAllow', () => {
     expect(scopesAllow(scopes, method, 'projects', readScopes)).toBe(allowed);
   });
 });
+
+describe('the runner API entries', () => {
+  test('pass runner and job credentials through and store artifact upload bodies, nothing else', () => {
+    const route = (p: string) => {
+      const t = parseTarget(p, matcher);
+      if (t.kind !== 'api') throw new Error(`${p} is not an API route`);
+      return t;
+    };
+    const upload = route('/api/v4/jobs/42/artifacts?artifact_type=junit&artifact_format=gzip');
+    expect(upload.route).toMatchObject({ service: 'pipelines', keepAuthorization: true });
+    expect(upload.route.storesBodies!.path!.test(upload.forwardPath())).toBe(true);
+    for (const other of ['/api/v4/jobs/42/trace', '/api/v4/jobs/request', '/api/v4/jobs/42/artifacts/authorize']) {
+      const t = route(other);
+      expect(t.route.storesBodies!.path!.test(t.forwardPath())).toBe(false);
+    }
+  });
+});

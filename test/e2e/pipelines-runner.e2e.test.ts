@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,6 +59,8 @@ describe('pipelines with the reference runner', () => {
   let runner: Runner;
   let builds: string;
   let projectId: number;
+  let runnerToken: string;
+  let failedRun: { pipelineId: number; jobId: number } | null = null;
   const api = () => client(fleet.url, fleet.adminToken);
 
   beforeAll(async () => {
@@ -70,6 +72,7 @@ describe('pipelines with the reference runner', () => {
     const created = await api().post('/user/runners', { runner_type: 'instance_type', description: 'e2e shell', tag_list: 'shell' });
     expect(created.status).toBe(201);
     expect(created.body.token).toMatch(/^glrt-t1_/);
+    runnerToken = created.body.token;
     runner = new Runner({ url: fleet.url, token: created.body.token, buildsDir: builds, shell: 'bash', traceIntervalMs: 200, shutdownGraceMs: 2000, name: 'e2e' }, () => undefined);
     expect(await runner.start()).toBe(created.body.id);
   }, 120_000);
@@ -138,6 +141,24 @@ describe('pipelines with the reference runner', () => {
     const log = await (await fetch(`${fleet.url}/api/v4/projects/${projectId}/jobs/${job.id}/trace`, { headers: { 'PRIVATE-TOKEN': fleet.adminToken } })).text();
     expect(log).toContain('Uploading artifacts: reports/junit.xml (junit)');
     expect(log).toContain('exit code 3');
+    failedRun = { pipelineId: created.body.id, jobId: job.id };
+  });
+
+  it('python-gitlab: verifies the runner, sees registration refused, reads the test report and the log', () => {
+    expect(failedRun).not.toBeNull();
+    const r = spawnSync('/usr/bin/python3', [path.join(__dirname, 'python', 'runner_client.py')], {
+      env: { ...process.env, ANVIL_URL: fleet.url, TOKEN: fleet.adminToken, PROJECT_ID: String(projectId), RUNNER_TOKEN: runnerToken, PIPELINE_ID: String(failedRun!.pipelineId), JOB_ID: String(failedRun!.jobId) },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    if (r.status !== 0) throw new Error(`python-gitlab failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop() as string);
+    expect(out.verified).toBe(true);
+    expect(out.legacy).toEqual([410, '410 Gone - runner registration disallowed']);
+    expect(out.report).toEqual([4, 1, 1, 1, 1]);
+    expect(out.suites).toEqual([['unit', ['subtracts', 'divides by zero', 'adds', 'multiplies']]]);
+    expect(out.summary).toMatchObject({ count: 4, success: 1, failed: 1, skipped: 1, error: 1 });
+    expect(out.trace_has_upload).toBe(true);
   });
 
   it('lets maintainers create project runners and group owners group runners, as GitLab', async () => {

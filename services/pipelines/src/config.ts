@@ -6,4 +6,6 @@ export const configSchema = {
   REPOSITORY_MAX_FILE_BYTES: int(1024 * 1024, 1),
   /** How long `POST /jobs/request` holds a runner's request while no job comes (ms; Workhorse's long polling). */
   RUNNER_LONG_POLL_MS: int(50_000, 0, 250_000),
+  /** Largest job log in bytes (GitLab's default `ci_jobs_trace_size_limit`: 100 MB). */
+  JOB_TRACE_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
 } satisfies Schema;

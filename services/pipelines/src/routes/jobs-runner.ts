@@ -4,10 +4,11 @@ import { ctx, HttpError, p, params } from '@anvil/http';
 import { toJobRequest } from '../entities/job-request';
 import { transitionJob } from '../jobs';
 import { knownFailureReason } from '../runners/failure-reasons';
-import { authenticateJob } from '../runners/job-auth';
+import { authenticateJob, jobForbidden } from '../runners/job-auth';
 import type { JobQueueWaker } from '../runners/job-queue-waker';
 import { assignJob } from '../runners/job-request-service';
 import { runnerStore } from '../runners/runner-store';
+import type { ScanGate } from '../runners/scan-gate';
 import { authenticateRunner } from '../runners/runner-service';
 import { traceStore } from '../runners/trace-store';
 import { runnerToken } from './runner-api';
@@ -18,6 +19,10 @@ export interface JobsRunnerDeps {
   waker: JobQueueWaker;
   /** How long `POST /jobs/request` holds a request while nothing changes (Workhorse's long polling). */
   longPollMs: number;
+  /** Bounds concurrent queue scans. */
+  scans: ScanGate;
+  /** Largest job log (bytes): a patch past it fails the job with `trace_size_exceeded` (GitLab's `ci_jobs_trace_size_limit`). */
+  traceLimit: number;
 }
 
 /** Largest trace patch accepted in one request. */
@@ -59,7 +64,8 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
   // POST /jobs/request
   router.post('/jobs/request', async (req, res) => {
     const runner = await authenticateRunner(db, runnerToken(req));
-    await runnerStore.contacted(db, runner.id, req.body?.info, true);
+    if (runnerStore.contactIsStale(runner)) await runnerStore.contacted(db, runner.id, req.body?.info, true);
+    await waker.listening();
     if (runner.paused) return noJob(res, waker.current);
     const lastUpdate = typeof req.body?.last_update === 'string' ? req.body.last_update : undefined;
     if (lastUpdate !== undefined && lastUpdate === waker.current) {
@@ -68,7 +74,7 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
       if (!(await waker.wait(lastUpdate, deps.longPollMs, gone.signal))) return noJob(res, waker.current);
     }
     const value = waker.current;
-    const spec = await assignJob(db, runner, ctx(req).base, req.body?.info?.features ?? {});
+    const spec = await deps.scans.run(() => assignJob(db, runner, ctx(req).base, req.body?.info?.features ?? {}));
     if (!spec) return noJob(res, value);
     res.status(201).json(toJobRequest(spec));
   });
@@ -97,6 +103,10 @@ export function mountJobsRunner(router: Router, deps: JobsRunnerDeps): void {
     if (!req.get('content-range')) throw new HttpError(400, { message: '400 Missing header Content-Range' });
     if (!range) throw new HttpError(400, { message: '400 Bad request - Content-Range is invalid' });
     const body = await rawBody(req, MAX_TRACE_PATCH);
+    if (Number(range[1]) + body.length > deps.traceLimit) {
+      await transitionJob(db, id, 'drop', { failureReason: 'trace_size_exceeded' });
+      throw jobForbidden();
+    }
     const r = await traceStore.append(db, id, Number(range[1]), body);
     if (!r.ok) throw new HttpError(416, { message: '416 Range Not Satisfiable' }, { Range: `0-${r.size}` });
     res.status(202).set({ 'Job-Status': job.status, Range: `0-${r.size}`, 'X-GitLab-Trace-Update-Interval': TRACE_UPDATE_INTERVAL });

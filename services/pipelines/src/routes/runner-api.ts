@@ -1,11 +1,11 @@
 import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import type { IdentityClient } from '@anvil/auth';
-import { ctx, HttpError, p, params, UnauthorizedError } from '@anvil/http';
+import { ctx, HttpError, type Infer, p, ParamError, params, UnauthorizedError } from '@anvil/http';
 import { toRunnerRegistrationDetails } from '../entities/runner-registration';
 import { runnerStore } from '../runners/runner-store';
 import { authenticateRunner, createRunner } from '../runners/runner-service';
-import { ACCESS_LEVELS, RUNNER_TYPES } from '../runners/types';
+import { ACCESS_LEVELS, type NewRunner, RUNNER_TYPES } from '../runners/types';
 
 /** What the runner lifecycle routes need. */
 export interface RunnerApiDeps {
@@ -13,7 +13,7 @@ export interface RunnerApiDeps {
   identity: Pick<IdentityClient, 'resolveGroup' | 'resolveProject'>;
 }
 
-const createParams = params({
+const createShape = {
   runner_type: p.enum(RUNNER_TYPES).required(),
   group_id: p.integer(),
   project_id: p.integer(),
@@ -25,8 +25,28 @@ const createParams = params({
   run_untagged: p.boolean(),
   tag_list: p.list(),
   maximum_timeout: p.integer(),
-});
+};
+const createParams = params(createShape);
 const tokenParams = params({ token: p.string().required() });
+
+/** The runner `POST /user/runners` describes; its scope's id required by its type (Grape's `given`). */
+function newRunnerInput(a: Infer<typeof createShape>): Omit<NewRunner, 'creatorId'> {
+  if (a.runner_type === 'group_type' && a.group_id === undefined) throw new ParamError('group_id is missing');
+  if (a.runner_type === 'project_type' && a.project_id === undefined) throw new ParamError('project_id is missing');
+  return {
+    runnerType: a.runner_type,
+    groupId: a.runner_type === 'group_type' ? a.group_id : undefined,
+    projectId: a.runner_type === 'project_type' ? a.project_id : undefined,
+    description: a.description,
+    maintenanceNote: a.maintenance_note,
+    paused: a.paused,
+    locked: a.locked,
+    accessLevel: a.access_level,
+    runUntagged: a.run_untagged,
+    tagList: a.tag_list,
+    maximumTimeout: a.maximum_timeout,
+  };
+}
 
 /** The runner token a runner sends: the `token` parameter, else the `Runner-Token` header. */
 export function runnerToken(req: Request): string | undefined {
@@ -46,11 +66,7 @@ export function mountRunnerApi(router: Router, deps: RunnerApiDeps): void {
   router.post('/user/runners', async (req, res) => {
     const user = ctx(req).user;
     if (!user) throw new UnauthorizedError();
-    const a = createParams.parse(req);
-    if (a.runner_type === 'group_type' && a.group_id === undefined) throw new HttpError(400, { error: 'group_id is missing' });
-    if (a.runner_type === 'project_type' && a.project_id === undefined) throw new HttpError(400, { error: 'project_id is missing' });
-    const input = { runnerType: a.runner_type, groupId: a.runner_type === 'group_type' ? a.group_id : undefined, projectId: a.runner_type === 'project_type' ? a.project_id : undefined, description: a.description, maintenanceNote: a.maintenance_note, paused: a.paused, locked: a.locked, accessLevel: a.access_level, runUntagged: a.run_untagged, tagList: a.tag_list, maximumTimeout: a.maximum_timeout };
-    const { runner, token } = await createRunner(deps, user, input);
+    const { runner, token } = await createRunner(deps, user, newRunnerInput(createParams.parse(req)));
     res.status(201).json(toRunnerRegistrationDetails(runner, token));
   });
 

@@ -14,7 +14,7 @@ interface PgConnection {
  * Wakes long-polling runners when a job becomes pending: one Postgres connection LISTENs to the
  * channel the jobs trigger notifies (so a job made pending by any replica wakes runners on every
  * replica), and each wake-up changes the queue value runners send back as `last_update` (GitLab's
- * `runner:build_queue` value, which Workhorse watches). Listening starts with the first waiter.
+ * `runner:build_queue` value, which Workhorse watches). Listening starts with the first job request.
  */
 export class JobQueueWaker {
   private value = randomBytes(16).toString('hex');
@@ -52,7 +52,7 @@ export class JobQueueWaker {
    * timeout or when `signal` aborts (the client went away).
    */
   async wait(seen: string, ms: number, signal: AbortSignal): Promise<boolean> {
-    await this.listen();
+    await this.listening();
     if (this.value !== seen) return true;
     if (signal.aborted) return false;
     return new Promise<boolean>((resolve) => {
@@ -68,6 +68,14 @@ export class JobQueueWaker {
       signal.addEventListener('abort', onAbort);
       this.waiters.add(wake);
     });
+  }
+
+  /**
+   * Resolves once notifications are heard, so a queue value handed out afterwards changes with the
+   * next job that becomes pending (call it before reading `current` for an answer).
+   */
+  listening(): Promise<void> {
+    return this.listen();
   }
 
   /** Starts listening (once); a lost connection is replaced on the next wait, after waking everyone to rescan. */

@@ -13,6 +13,14 @@ async function projectsOf(db: Knex, runner: Runner): Promise<number[] | null> {
   return rows.map((r) => r.id);
 }
 
+/** Whether a pending job `match` may take exists (the claim itself re-checks under its lock). */
+async function anyPendingFor(db: Knex, match: RunnerMatch): Promise<boolean> {
+  const q = db('jobs').select(db.raw('1')).where({ status: 'pending', type: 'build' }).whereRaw('tags <@ ?::text[]', [match.tags]).limit(1);
+  if (!match.runUntagged) q.whereRaw('cardinality(tags) > 0');
+  if (match.projectIds !== null) q.whereIn('project_id', match.projectIds);
+  return (await q).length > 0;
+}
+
 /**
  * GitLab's `Ci::RegisterJobService` for one runner: the oldest pending job it may take (tags,
  * `run_untagged`, its projects) is claimed atomically and given a fresh job token (kept only as a
@@ -21,8 +29,10 @@ async function projectsOf(db: Knex, runner: Runner): Promise<number[] | null> {
 export async function assignJob(db: Knex, runner: Runner, baseUrl: string, features: { cancel_gracefully?: unknown }): Promise<JobSpec | null> {
   const projectIds = await projectsOf(db, runner);
   if (projectIds && projectIds.length === 0) return null;
-  const token = newJobToken();
   const match: RunnerMatch = { runnerId: runner.id, tags: runner.tagList, runUntagged: runner.runUntagged, projectIds, cancelGracefully: features.cancel_gracefully === true };
+  // one read, no transaction: most scans of a woken crowd find nothing once the first has claimed the job
+  if (!(await anyPendingFor(db, match))) return null;
+  const token = newJobToken();
   const job = await pickPendingJob(db, match, tokenDigest(token));
   if (!job) return null;
   const pipeline = await findPipelineById(db, job.pipeline_id);

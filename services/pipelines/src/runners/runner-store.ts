@@ -25,6 +25,9 @@ export interface RunnerRow {
   created_at: Date;
 }
 
+/** How stale a runner's recorded contact may get before a job request records it again (ms). */
+export const CONTACT_UPDATE_MS = 60_000;
+
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 /** Maps a row once to the domain's runner. */
@@ -88,6 +91,15 @@ export const runnerStore = {
     if (info && typeof info === 'object') patch.info = JSON.stringify(info);
     if (finished) patch.creation_state = 'finished';
     await db('runners').where({ id }).update(patch);
+  },
+
+  /**
+   * Whether a job request should record the contact: a runner not yet contacted or finished, or
+   * whose last recorded contact is older than CONTACT_UPDATE_MS (idle runners poll often; their
+   * heartbeat needs no write each time).
+   */
+  contactIsStale(runner: Runner, now = Date.now()): boolean {
+    return runner.creationState !== 'finished' || !runner.contactedAt || now - runner.contactedAt.getTime() > CONTACT_UPDATE_MS;
   },
 
   /** Deletes a runner (its job tokens go with it). */

@@ -16,6 +16,16 @@ describe('POST /jobs/request', () => {
     await request({ token: 'glrt-nope' }).expect(403, { message: '403 Forbidden' });
   });
 
+  it('does not miss a job that becomes pending between a runner\'s first answer and its next poll', async () => {
+    const { token } = await newRunner(svc, { runner_type: 'instance_type', tag_list: ['first'], run_untagged: false });
+    const first = await request({ token }).expect(204);
+    await newPipeline(svc, 700, [['early', 'build', 0, { tags: ['first'] }]]);
+    const started = Date.now();
+    const r = await request({ token, last_update: first.headers['x-gitlab-last-update'] }).expect(201);
+    expect(r.body.job_info.name).toBe('early');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('answers 204 with X-GitLab-Last-Update when nothing is pending, and marks the runner contacted', async () => {
     const { id, token } = await newRunner(svc, { runner_type: 'instance_type', tag_list: 'nothing-has-this', run_untagged: false });
     const r = await request({ token }).expect(204);

@@ -5,7 +5,7 @@ import { runningJob } from './helpers';
 describe('PATCH /jobs/:id/trace', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startService(pipelinesService);
+    svc = await startService(pipelinesService, { env: { JOB_TRACE_LIMIT_BYTES: '64' } });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -32,6 +32,14 @@ describe('PATCH /jobs/:id/trace', () => {
     expect(gap.headers.range).toBe('0-4');
     await patch(job.id, job.token, '2-4', 'XYZ').expect(202).expect('Range', '0-5');
     expect(await trace(job.id)).toBe('abXYZ');
+  });
+
+  it('fails the job with trace_size_exceeded (403) when a patch would take the log past its limit', async () => {
+    const job = await runningJob(svc, 904);
+    await patch(job.id, job.token, '0-39', 'x'.repeat(40)).expect(202);
+    await patch(job.id, job.token, '40-69', 'y'.repeat(30)).expect(403, { message: '403 Forbidden' });
+    expect(await svc.deps.db('jobs').where({ id: job.id }).first()).toMatchObject({ status: 'failed', failure_reason: 'trace_size_exceeded' });
+    expect(await trace(job.id)).toBe('x'.repeat(40));
   });
 
   it('returns 400 without Content-Range and 403 once the job has finished', async () => {
