@@ -26,6 +26,8 @@ export interface AuthRequest {
   credentials: CredentialKind;
   /** The first path segment after /api/v4 (`user`/`users` routes also accept `read_user`). */
   area: string;
+  /** Scopes beyond `read_api` the route accepts for GET and HEAD. */
+  readScopes?: readonly string[];
 }
 
 type TokenResult = ResolvedToken | { error: TokenFailure };
@@ -43,11 +45,11 @@ const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('base64
 const isError = (r: TokenResult): r is { error: TokenFailure } => 'error' in r;
 
 /** Whether a token with `scopes` may make this API request (GitLab's API guard). */
-export function scopesAllow(scopes: string[], method: string, area: string): boolean {
+export function scopesAllow(scopes: string[], method: string, area: string, readScopes: readonly string[] = []): boolean {
   if (scopes.includes('api')) return true;
   const read = method === 'GET' || method === 'HEAD';
   if (!read) return false;
-  if (scopes.includes('read_api')) return true;
+  if (scopes.includes('read_api') || readScopes.some((s) => scopes.includes(s))) return true;
   return (area === 'user' || area === 'users') && scopes.includes('read_user');
 }
 
@@ -83,7 +85,7 @@ export class Authenticator {
     const cred = this.credentials.read(req.credentials, req.headers, req.query);
     const p = await this.principal(cred);
     // only a personal access token is judged here (routes that read other credentials leave scopes to their service)
-    if (p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area)) {
+    if (p.auth === 'pat' && !scopesAllow(p.scopes, req.method, req.area, req.readScopes)) {
       refuse(refusals.insufficientScope(API_SCOPES));
     }
     const sudo = readSudo(req.headers, req.query);

@@ -156,7 +156,7 @@ export class Gateway {
     // before any credential is looked at
     if (route.notFoundInFips && this.deps.config.FIPS_MODE) refuse(refusals.messageNotFound());
     const method = req.method ?? 'GET';
-    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), credentials: route.credentials, area: target.segs[0] });
+    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), credentials: route.credentials, area: target.segs[0], readScopes: route.readScopes });
     trace.user = principal.user?.id ?? null;
     const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
     if (limited) refuse(limited);

@@ -72,6 +72,8 @@ export interface RouteBehaviour {
   reusedAnswers?: { writtenBy: string };
   /** A successful write (any method but GET and HEAD) empties the gateway's caches before it is answered. */
   clearsCachesOnWrite?: boolean;
+  /** Token scopes beyond `read_api` that allow GET and HEAD here (GitLab's `allow_access_with_scope`). */
+  readScopes?: readonly string[];
 }
 
 /** One routing-table entry: a path pattern, what to resolve, and the route's behaviour. */
@@ -108,6 +110,16 @@ const CONAN: RouteBehaviour = {
   sendsFiles: true,
   storesBodies: { methods: ['PUT'], path: CONAN_FILE_UPLOAD },
   reusedAnswers: { writtenBy: 'registry.' },
+};
+
+/** A job's artifacts upload (`POST /jobs/:id/artifacts`), stored by the gateway like Workhorse does for GitLab. */
+export const JOB_ARTIFACTS_UPLOAD = /^\/api\/v4\/jobs\/\d+\/artifacts(\?|$)/;
+
+/** GitLab's runner API: credentials the runner's own (passed through), artifact bodies stored by the gateway. */
+const RUNNER_API: RouteBehaviour = {
+  service: 'pipelines',
+  keepAuthorization: true,
+  storesBodies: { methods: ['POST'], path: JOB_ARTIFACTS_UPLOAD },
 };
 
 type Entry = [pattern: string, resolve?: Resolve];
@@ -151,7 +163,17 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/merge_requests/:iid/notes/*', 'project'], ['/projects/:id/snippets/:sid/notes/*', 'project'],
     ['/groups/:id/epics/:eid/notes/*', 'group'],
   ]),
+  // pipelines, the Repository Files and Branches APIs (the CI sources); files are readable with `read_repository`
+  ...family({ service: 'pipelines', readScopes: ['read_repository'] }, [['/projects/:id/repository/files/*', 'project']]),
+  ...family({ service: 'pipelines' }, [['/projects/:id/repository/*', 'project']]),
   ...family({ service: 'pipelines' }, [['/projects/:id/pipelines/*', 'project'], ['/projects/:id/pipeline', 'project']]),
+  ...family({ service: 'pipelines', authenticated: true }, [['/projects/:id/jobs/*', 'project']]),
+  // pipelines, the runner API: runner and job tokens travel in the body, `Runner-Token` or `JOB-TOKEN`
+  // and are the service's to judge; artifact uploads are stored by the gateway
+  ...family(RUNNER_API, [['/user/runners'], ['/runners/*'], ['/jobs/*']]),
+  ...family({ service: 'pipelines', authenticated: true }, [
+    ['/projects/:id/runners/reset_registration_token', 'project'], ['/groups/:id/runners/reset_registration_token', 'group'],
+  ]),
   // alerting (the notify endpoints outside /api/v4 are ALERT_SUFFIXES below)
   ...family({ service: 'alerting' }, [['/projects/:id/alert_management*/*', 'project']]),
   ...family({ service: 'project-transfer' }, [['/projects/:id/export/*', 'project']]),
@@ -159,6 +181,8 @@ export const ROUTES: RouteDef[] = [
     ['/projects/:id/import/*', 'project'], ['/projects/:id/relation-imports/*', 'project'], ['/projects/import/*'],
     ['/projects/import-relation/*'], ['/projects/remote-import/*'], ['/projects/remote-import-s3/*'],
   ]),
+  // pipelines, CI Lint
+  ...family({ service: 'pipelines' }, [['/projects/:id/ci/lint', 'project']]),
 ];
 
 /**

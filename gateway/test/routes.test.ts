@@ -1,6 +1,7 @@
 import { RouteMatcher, ROUTES } from '../src';
 import { parseTarget } from '../src/target';
 import { conanProjectPath } from '../src/routes';
+import { scopesAllow } from '../src/auth';
 
 const matcher = new RouteMatcher(ROUTES);
 const match = (path: string) => {
@@ -58,10 +59,24 @@ describe('routing table', () => {
     ['/api/v4/groups/5/issues?state=closed', 'work-items group'],
     ['/api/v4/groups/5/epics/3/notes', 'work-items group'],
     ['/api/v4/groups/5/labels', 'work-items group'],
+    ['/api/v4/projects/5/repository/files/ci%2Fbuild.yml?ref=main', 'pipelines project'],
+    ['/api/v4/projects/5/repository/files/ci%2Fbuild.yml/raw', 'pipelines project'],
+    ['/api/v4/projects/5/repository/branches', 'pipelines project'],
+    ['/api/v4/projects/5/repository/branches/feature%2Fx', 'pipelines project'],
     ['/api/v4/projects/5/pipelines', 'pipelines project'],
     ['/api/v4/projects/5/pipelines/latest', 'pipelines project'],
     ['/api/v4/projects/5/pipelines/9/test_report_summary', 'pipelines project'],
     ['/api/v4/projects/5/pipeline', 'pipelines project'],
+    ['/api/v4/projects/5/ci/lint', 'pipelines project'],
+    ['/api/v4/projects/5/jobs', 'pipelines project'],
+    ['/api/v4/projects/5/jobs/3/retry', 'pipelines project'],
+    ['/api/v4/user/runners', 'pipelines none'],
+    ['/api/v4/runners', 'pipelines none'],
+    ['/api/v4/runners/verify', 'pipelines none'],
+    ['/api/v4/jobs/request', 'pipelines none'],
+    ['/api/v4/jobs/12/trace', 'pipelines none'],
+    ['/api/v4/projects/5/runners/reset_registration_token', 'pipelines project'],
+    ['/api/v4/groups/5/runners/reset_registration_token', 'pipelines group'],
     ['/api/v4/projects/5/alert_management_alerts/1/metric_images', 'alerting project'],
     ['/api/v4/projects/5/export', 'project-transfer project'],
     ['/api/v4/projects/5/export/download', 'project-transfer project'],
@@ -94,6 +109,14 @@ describe('routing table', () => {
     '/unknown/page',
   ])('%s is not a route → 404', (path) => {
     expect(match(path)).toBe('refuse 404');
+  });
+
+  test.each([
+    ['/api/v4/projects/5/repository/files/a.yml', ['read_repository']],
+    ['/api/v4/projects/5/repository/branches', undefined],
+  ])('%s accepts read scopes %j', (path, scopes) => {
+    const t = parseTarget(path, matcher);
+    expect(t.kind === 'api' ? t.route.readScopes : 'not a route').toEqual(scopes);
   });
 
   test('/api/v3 answers 410', () => {
@@ -149,5 +172,18 @@ describe('routing table', () => {
       const t = parseTarget(`/api/v4${concrete}`, matcher);
       expect(t.kind === 'api' && t.route.pattern).toBe(r.pattern);
     }
+  });
+});
+
+describe('scopesAllow', () => {
+  test.each([
+    [['read_repository'], 'GET', ['read_repository'], true],
+    [['read_repository'], 'HEAD', ['read_repository'], true],
+    [['read_repository'], 'POST', ['read_repository'], false],
+    [['read_repository'], 'GET', [], false],
+    [['read_api'], 'GET', [], true],
+    [['api'], 'DELETE', [], true],
+  ])('%j %s with route read scopes %j → %s', (scopes, method, readScopes, allowed) => {
+    expect(scopesAllow(scopes, method, 'projects', readScopes)).toBe(allowed);
   });
 });

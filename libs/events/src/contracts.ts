@@ -519,3 +519,119 @@ export const TransferImportEvents = {
 export function importPartCompleted(service: string): string {
   return `${service}.import.part.completed`;
 }
+
+/**
+ * pipelines.repository.default_branch_changed: a project's default branch as its repository now
+ * answers it (the branch of its first commit; `null` when its last branch was deleted). Identity
+ * keeps the project's `default_branch` in step.
+ */
+export interface DefaultBranchChangedV1 {
+  project_id: number;
+  default_branch: string | null;
+  previous: string | null;
+  actor_id: number | null;
+}
+
+/**
+ * pipelines.branch.pushed: a branch moved from `before` to `after` (40 zeros: created or deleted)
+ * by a commit of the Repository Files API or the Branches API, like a Git push.
+ */
+export interface BranchPushedV1 {
+  project_id: number;
+  ref: string;
+  before: string;
+  after: string;
+  /** The commit's author e-mail's user, i.e. the caller. */
+  user_id: number | null;
+}
+
+export const RepositoryEvents = {
+  defaultBranchChanged: 'pipelines.repository.default_branch_changed',
+  branchPushed: 'pipelines.branch.pushed',
+} as const;
+
+/** One job as a pipeline event lists it (GitLab's pipeline hook `builds[]`). */
+export interface PipelineEventBuildV1 {
+  id: number;
+  stage: string;
+  name: string;
+  status: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration: number | null;
+  queued_duration: number | null;
+  failure_reason: string | null;
+  when: string;
+  manual: boolean;
+  allow_failure: boolean;
+  user_id: number | null;
+  runner_id: number | null;
+}
+
+/**
+ * pipelines.pipeline.created | status_changed | updated (metadata rename) | deleted: what GitLab's
+ * pipeline hook payload is built from (`object_attributes`, `user`, `project`, `builds`).
+ */
+export interface PipelineEventV1 {
+  id: number;
+  iid: number;
+  project_id: number;
+  project_path: string | null;
+  name: string | null;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  before_sha: string;
+  source: string;
+  status: string;
+  /** The status before this change (null on creation). */
+  previous_status: string | null;
+  /** GitLab's `detailed_status` text, e.g. `passed`, `passed with warnings`. */
+  detailed_status: string;
+  stages: string[];
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration: number | null;
+  queued_duration: number | null;
+  coverage: string | null;
+  user: { id: number; username: string; name: string } | null;
+  variables: { key: string; value: string }[];
+  builds: PipelineEventBuildV1[];
+  parent_pipeline_id: number | null;
+  actor_id: number | null;
+}
+
+export const PipelineEvents = {
+  created: 'pipelines.pipeline.created',
+  statusChanged: 'pipelines.pipeline.status_changed',
+  updated: 'pipelines.pipeline.updated',
+  deleted: 'pipelines.pipeline.deleted',
+} as const;
+
+/** pipelines.job.created | status_changed | retried | deleted: what GitLab's job hook payload is built from. */
+export interface JobEventV1 extends PipelineEventBuildV1 {
+  pipeline_id: number;
+  project_id: number;
+  project_path: string | null;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  before_sha: string;
+  previous_status: string | null;
+  exit_code: number | null;
+  retries_count: number;
+  retried: boolean;
+  tags: string[];
+  pipeline_name: string | null;
+  actor_id: number | null;
+}
+
+export const JobEvents = {
+  created: 'pipelines.job.created',
+  statusChanged: 'pipelines.job.status_changed',
+  retried: 'pipelines.job.retried',
+  deleted: 'pipelines.job.deleted',
+} as const;

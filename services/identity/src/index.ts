@@ -8,6 +8,7 @@ import { settingsStore } from './settings/application-settings';
 import { bootstrapAdmin } from './users/bootstrap';
 import { ldapSyncConsumer } from './ldap/ldap-sync-consumer';
 import { exportConsumer } from './transfer/export-consumer';
+import { repositoryConsumer } from './events/repository-consumer';
 
 const workers = new WeakMap<ServiceDeps, DeliveryWorker>();
 
@@ -32,7 +33,12 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), exportConsumer(deps)],
+  consumers: (deps) => [
+    ldapSyncConsumer(deps),
+    hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)),
+    exportConsumer(deps),
+    repositoryConsumer(deps),
+  ],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;
     await bootstrapAdmin(identityContext(deps), { adminToken: config.ADMIN_TOKEN, adminPassword: config.ADMIN_PASSWORD });

@@ -2,6 +2,10 @@ import type { ServiceDefinition } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
+import { startDelayedScheduler, stopDelayedScheduler } from './jobs/delayed-scheduler';
+import { pipelineProjectConsumer } from './pipelines/project-consumer';
+import { repositoryProjectConsumer } from './repository/project-consumer';
+import { stopQueueWaker } from './runners/job-queue-waker';
 
 /** The pipelines service, as the runtime boots it. */
 export const pipelinesService: ServiceDefinition = {
@@ -10,5 +14,11 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps)],
+  onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
+  onStop: async (deps) => {
+    stopDelayedScheduler(deps.db);
+    await stopQueueWaker(deps.db);
+  },
 };
 export { configSchema };

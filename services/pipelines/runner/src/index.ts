@@ -1,2 +1,7 @@
-/** Anvil reference runner: filled in by the pipelines work (issue 26). */
-export {};
+/** Anvil's reference CI runner: GitLab's runner protocol with a shell executor. */
+export { loadConfig, type RunnerConfig } from './config';
+export { RunnerClient, type JobPayload } from './client';
+export { Runner } from './runner';
+export { runJob, type JobOutcome } from './job';
+export { globRegExp, matchingFiles } from './files';
+export { stepScript } from './shell';

@@ -51,6 +51,8 @@ export type CompileResult =
       jobs: CompiledJob[];
       /** Global `variables:` after workflow rules' variables. */
       variables: Record<string, string>;
+      /** The pipeline's name from `workflow:name`, variables expanded (null without one). */
+      name?: string | null;
       /** The configuration after includes and extends, as lint's `merged_yaml`. */
       mergedYaml: string;
       warnings: string[];
@@ -68,6 +70,12 @@ export interface CompileContext {
   defaultBranch: string | null;
   /** Predefined CI variables plus the pipeline's own (`variables` of POST /pipeline), by name. */
   variables: Record<string, string>;
+  /** True when `ref` is a tag (`only: [tags]`); a branch otherwise. */
+  tag?: boolean;
+  /** The project's full path (`group/project`), for `only: [ref@group/project]` and lint's `includes`. */
+  projectPath?: string;
+  /** The project's web URL, for the `blob`/`raw` links of lint's `includes`. */
+  projectWebUrl?: string;
   /** Reads a file of the same commit for `include: local` (null when absent). */
   readLocal(path: string): Promise<string | null>;
 }
