@@ -17,7 +17,7 @@ describe('project export through the gateway', () => {
   let projectId: number;
 
   beforeAll(async () => {
-    fleet = await startFleet({ services: ['identity', 'work-items', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true', PROJECT_DOWNLOAD_EXPORT_LIMIT: '10' } });
+    fleet = await startFleet({ services: ['identity', 'work-items', 'pipelines', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true', PROJECT_DOWNLOAD_EXPORT_LIMIT: '10' } });
     owner = await userWithToken(fleet, 'exporter');
     const project = await call(fleet, owner.token, 'POST', '/projects', { name: 'Source', path: 'source', description: 'the source' });
     projectId = project.id;
@@ -41,7 +41,7 @@ describe('project export through the gateway', () => {
     const out = JSON.parse(r.stdout.trim().split('\n').pop() as string);
     expect(['queued', 'started', 'finished']).toContain(out.first_status);
     expect(out.links).toEqual(['api_url', 'web_url']);
-    expect(out.names).toEqual(expect.arrayContaining(['./VERSION', './tree/project.json', './tree/project/issues.ndjson', './tree/project/project_members.ndjson']));
+    expect(out.names).toEqual(expect.arrayContaining(['./VERSION', './tree/project.json', './tree/project/issues.ndjson', './tree/project/project_members.ndjson', './tree/project/ci_pipelines.ndjson']));
     expect(out.version).toBe('0.2.4');
     expect(out.description).toBe('exported by python-gitlab');
     expect(out.issues).toEqual([[1, 'first', 1, ['bug']], [2, 'second', 0, []]]);
