@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Actor } from '@anvil/auth';
-import { lines } from './support/archive';
+import { binary, lines } from './support/archive';
 import { makeArchive, validEntries } from './support/hostile';
 import { eventually, startTransferFleet, type TransferFleet } from './support/transfer-fleet';
 
@@ -92,6 +92,24 @@ describe('POST /projects/import', () => {
     expect(next.body.iid).toBe(10);
   });
 
+  it('round-trips merge requests and snippets: exported by work-items, imported into a new project', async () => {
+    const source = await fleet.makeProject(importer);
+    const wi = fleet.workItems.as({ user: importer, project: await fleet.scope(source.id, importer) });
+    await wi.post(`/api/v4/projects/${source.id}/merge_requests`).send({ source_branch: 'feature', target_branch: 'main', title: 'Add a feature', description: 'closes nothing' }).expect(201);
+    await wi.post(`/api/v4/projects/${source.id}/snippets`).send({ title: 'Snip', file_name: 'a.txt', content: 'hello', visibility: 'private' }).expect(201);
+    const tr = fleet.transfer.as({ user: importer, project: await fleet.scope(source.id, importer) });
+    await tr.post(`/api/v4/projects/${source.id}/export`).expect(202);
+    await eventually(async () => (await tr.get(`/api/v4/projects/${source.id}/export`)).body.export_status === 'finished');
+    const archive = (await fleet.transfer.as({ user: importer, project: await fleet.scope(source.id, importer) }).get(`/api/v4/projects/${source.id}/export/download`).buffer(true).parse(binary)).body as Buffer;
+    const res = await post(importer).field('path', 'mr-copy').attach('file', archive, 'copy.tar.gz').expect(201);
+    expect(await finished(res.body.id, importer)).toMatchObject({ import_status: 'finished', failed_relations: [], relation_counts: expect.objectContaining({ merge_requests: 1, snippets: 1 }) });
+    const db = fleet.workItems.deps.db;
+    expect(await db('merge_requests').where({ project_id: res.body.id }).select('iid', 'title', 'source_branch', 'target_branch', 'state', 'author_id', 'source_project_id')).toEqual([
+      { iid: 1, title: 'Add a feature', source_branch: 'feature', target_branch: 'main', state: 'opened', author_id: importer.id, source_project_id: res.body.id },
+    ]);
+    expect(await db('snippets').where({ project_id: res.body.id }).select('title', 'file_name', 'content', 'visibility_level')).toEqual([{ title: 'Snip', file_name: 'a.txt', content: 'hello', visibility_level: 0 }]);
+  });
+
   it('fails an import of a hostile archive with a readable import_error', async () => {
     const archive = await makeArchive([...validEntries(), { name: './tree/project/labels.ndjson', type: 'symlink', linkname: '/etc/passwd' }]);
     const res = await post(importer).field('path', 'hostile').attach('file', archive, 'hostile.tar.gz');
@@ -116,11 +134,12 @@ describe('POST /projects/import', () => {
   });
 
   it('answers 400 with the first error when the name and path are taken, and 404 for an unknown namespace', async () => {
-    await fleet.makeProject(importer, { path: 'taken' });
-    const taken = await post(importer).field('path', 'taken').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
+    const other = await fleet.makeUser();
+    await fleet.makeProject(other, { path: 'taken' });
+    const taken = await post(other).field('path', 'taken').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
     expect(taken.status).toBe(400);
     expect(taken.body).toEqual({ message: 'Name has already been taken' });
-    const ns = await post(importer).field('path', 'x').field('namespace', 'no/such/group').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
+    const ns = await post(other).field('path', 'x').field('namespace', 'no/such/group').attach('file', readFileSync(path.join(FIXTURES, 'group.tar.gz')), 'group.tar.gz');
     expect(ns.status).toBe(404);
     expect(ns.body).toEqual({ message: '404 Namespace Not Found' });
   });

@@ -16,3 +16,4 @@ export const workItemsService: ServiceDefinition = {
   consumers: (deps) => [identityConsumer(deps), exportConsumer(deps), importConsumer(deps)],
 };
 export { configSchema };
+export { importConsumer as transferImportConsumer } from './transfer/import-consumer';

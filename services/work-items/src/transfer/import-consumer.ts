@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
+import { importMergeRequest, importSnippet } from './import-issuables';
 import { type Counts, importIssue, labelId, milestoneId, type UserMapper } from './import-lines';
 
 /** The queue work-items imports its relations from. */
@@ -14,16 +15,18 @@ const RELATIONS: [string, (deps: ServiceDeps, projectId: number, line: Record<st
   ['labels', (deps, projectId, line, _u, counts) => deps.db.transaction(async (trx) => void (await labelId(trx, projectId, line, counts)))],
   ['milestones', (deps, projectId, line, _u, counts) => deps.db.transaction(async (trx) => void (await milestoneId(trx, projectId, line, counts)))],
   ['issues', (deps, projectId, line, users, counts) => deps.db.transaction((trx) => importIssue(trx, projectId, line, users, counts))],
+  ['merge_requests', (deps, projectId, line, users, counts) => deps.db.transaction((trx) => importMergeRequest(trx, projectId, line, users, counts))],
+  ['snippets', (deps, projectId, line, users, counts) => deps.db.transaction((trx) => importSnippet(trx, projectId, line, users, counts))],
 ];
 
 /**
- * Imports `tree/project/{labels,milestones,issues}.ndjson` of an unpacked archive, line by line as it
+ * Imports `tree/project/{labels,milestones,issues,merge_requests,snippets}.ndjson` of an unpacked archive, line by line as it
  * streams from storage, each line in its own transaction; a line that fails is reported as a failed
  * relation and the import goes on. Then `work-items.import.part.completed` with the counts.
  */
 export async function importRelations(deps: ServiceDeps, data: ImportUnpackedV1): Promise<ImportPartCompletedV1> {
   const users: UserMapper = (id) => data.user_map[String(id)] ?? data.user_id;
-  const counts: Counts = { labels: 0, milestones: 0, issues: 0, notes: 0, award_emoji: 0, timelogs: 0 };
+  const counts: Counts = { labels: 0, milestones: 0, issues: 0, notes: 0, award_emoji: 0, timelogs: 0, merge_requests: 0, snippets: 0 };
   const failures: Failure[] = [];
   for (const [relation, apply] of RELATIONS) {
     const file = await deps.storage.get(`${data.prefix}tree/project/${relation}.ndjson`);

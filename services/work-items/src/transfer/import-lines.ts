@@ -10,8 +10,10 @@ export type UserMapper = (exportedId: unknown) => number;
 export type Counts = Record<string, number>;
 
 const ISSUE_TYPES = new Set(['issue', 'incident', 'test_case', 'requirement', 'task', 'objective', 'key_result']);
-const date = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
-const add = (c: Counts, k: string, n = 1) => (c[k] = (c[k] ?? 0) + n);
+/** A timestamp or date of an export line, or null. */
+export const date = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
+/** Adds to a count. */
+export const add = (c: Counts, k: string, n = 1) => (c[k] = (c[k] ?? 0) + n);
 
 /** The project label titled like `label`, created (GitLab imports group labels as project labels here) when missing. */
 export async function labelId(trx: Knex.Transaction, projectId: number, label: Row, counts: Counts): Promise<number> {
@@ -42,7 +44,8 @@ export async function milestoneId(trx: Knex.Transaction, projectId: number, m: R
   return row.id;
 }
 
-async function awards(trx: Knex.Transaction, type: string, id: number, list: Row[] | undefined, users: UserMapper, counts: Counts): Promise<void> {
+/** Imports the award emoji of one awardable. */
+export async function awards(trx: Knex.Transaction, type: string, id: number, list: Row[] | undefined, users: UserMapper, counts: Counts): Promise<void> {
   for (const a of list ?? []) {
     const r = await trx('award_emoji').insert({ name: String(a.name), user_id: users(a.user_id), awardable_type: type, awardable_id: id, created_at: date(a.created_at) ?? trx.fn.now(), updated_at: date(a.updated_at) ?? trx.fn.now() }).onConflict(['awardable_type', 'awardable_id', 'user_id', 'name']).ignore().returning('id');
     if (r.length) add(counts, 'award_emoji');
