@@ -47,6 +47,11 @@ export async function currentJobsOf(db: Db, pipelineIds: number[]): Promise<Job[
   return db('jobs').whereIn('pipeline_id', pipelineIds).where({ retried: false }).orderBy([{ column: 'stage_idx' }, { column: 'id' }]);
 }
 
+/** The status and `allow_failure` of a pipeline's current jobs (what its detailed status needs). */
+export async function currentJobStatuses(db: Db, pipelineId: number): Promise<Pick<Job, 'status' | 'allow_failure'>[]> {
+  return db('jobs').select('status', 'allow_failure').where({ pipeline_id: pipelineId, retried: false });
+}
+
 /** Sets the given columns of a job (and `updated_at`), returning the row. */
 export async function updateJob(db: Db, id: number, patch: Partial<Job>): Promise<Job> {
   const [row] = await db('jobs').where({ id }).update({ ...patch, updated_at: db.fn.now() }).returning('*');

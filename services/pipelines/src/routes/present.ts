@@ -4,7 +4,7 @@ import { ctx, offsetHeaders, pageRequest, RecordNotFoundError, type Page } from 
 import { toBridge, toJob } from '../entities/job';
 import { toPipeline, toPipelineWithMetadata, type PipelineView } from '../entities/pipeline';
 import type { Job } from '../jobs/job-row';
-import { currentJobsOf } from '../jobs/job-store';
+import { currentJobStatuses } from '../jobs/job-store';
 import { jobsContext, type RunnerLookup } from '../jobs/jobs-finder';
 import type { Pipeline } from '../pipelines/pipeline-row';
 import { findPipeline, usersByIds } from '../pipelines/pipeline-store';
@@ -24,7 +24,7 @@ export async function pipelineOr404(db: Knex, req: Request, id: number): Promise
 
 /** `Ci::Pipeline` (`metadata` false) or `PipelineWithMetadata` of a pipeline, loading its user and jobs. */
 export async function presentPipeline(db: Knex, req: Request, p: Pipeline, metadata: boolean) {
-  const [users, jobs] = await Promise.all([usersByIds(db, [p.user_id]), currentJobsOf(db, [p.id])]);
+  const [users, jobs] = await Promise.all([usersByIds(db, [p.user_id]), currentJobStatuses(db, p.id)]);
   const extras = { user: users.get(p.user_id ?? -1) ?? null, jobs };
   return metadata ? toPipelineWithMetadata(p, extras, viewOf(req)) : toPipeline(p, extras, viewOf(req));
 }
