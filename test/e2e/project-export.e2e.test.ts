@@ -15,6 +15,7 @@ describe('project export through the gateway', () => {
   let fleet: Fleet;
   let owner: { id: number; token: string };
   let projectId: number;
+  let pipeline: { iid: number; sha: string };
 
   beforeAll(async () => {
     fleet = await startFleet({ services: ['identity', 'work-items', 'pipelines', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true', PROJECT_DOWNLOAD_EXPORT_LIMIT: '10' } });
@@ -26,6 +27,8 @@ describe('project export through the gateway', () => {
     const issue = await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues`, { title: 'first', labels: label.name });
     await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'hello' });
     await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues`, { title: 'second' });
+    await call(fleet, owner.token, 'POST', `/projects/${projectId}/repository/files/.gitlab-ci.yml`, { branch: 'main', content: 'build:\n  script: [make]\n', commit_message: 'CI' });
+    pipeline = await call(fleet, owner.token, 'POST', `/projects/${projectId}/pipeline`, { ref: 'main' });
   }, 180_000);
   afterAll(async () => {
     await fleet?.stop();
@@ -106,6 +109,10 @@ describe('project export through the gateway', () => {
       expect(importStatus).toMatchObject({ import_status: 'finished', failed_relations: [] });
       const titles = (await api.Issues.all({ projectId: id })).map((i) => i.title).sort();
       expect(titles).toEqual(['first', 'second']);
+      const pipelines = await call(fleet, owner.token, 'GET', `/projects/${id}/pipelines`);
+      expect(pipelines.map((p: any) => [p.iid, p.sha, p.ref, p.status])).toEqual([[pipeline.iid, pipeline.sha, 'main', 'canceled']]);
+      const jobs = await call(fleet, owner.token, 'GET', `/projects/${id}/pipelines/${pipelines[0].id}/jobs`);
+      expect(jobs.map((j: any) => [j.name, j.stage, j.status])).toEqual([['build', 'test', 'canceled']]);
     } finally {
       receiver.close();
     }
