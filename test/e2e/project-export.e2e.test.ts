@@ -15,9 +15,10 @@ describe('project export through the gateway', () => {
   let fleet: Fleet;
   let owner: { id: number; token: string };
   let projectId: number;
+  let pipeline: { iid: number; sha: string };
 
   beforeAll(async () => {
-    fleet = await startFleet({ services: ['identity', 'work-items', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true', PROJECT_DOWNLOAD_EXPORT_LIMIT: '10' } });
+    fleet = await startFleet({ services: ['identity', 'work-items', 'pipelines', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true', PROJECT_DOWNLOAD_EXPORT_LIMIT: '10' } });
     owner = await userWithToken(fleet, 'exporter');
     const project = await call(fleet, owner.token, 'POST', '/projects', { name: 'Source', path: 'source', description: 'the source' });
     projectId = project.id;
@@ -26,6 +27,8 @@ describe('project export through the gateway', () => {
     const issue = await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues`, { title: 'first', labels: label.name });
     await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'hello' });
     await call(fleet, owner.token, 'POST', `/projects/${projectId}/issues`, { title: 'second' });
+    await call(fleet, owner.token, 'POST', `/projects/${projectId}/repository/files/.gitlab-ci.yml`, { branch: 'main', content: 'build:\n  script: [make]\n', commit_message: 'CI' });
+    pipeline = await call(fleet, owner.token, 'POST', `/projects/${projectId}/pipeline`, { ref: 'main' });
   }, 180_000);
   afterAll(async () => {
     await fleet?.stop();
@@ -41,7 +44,7 @@ describe('project export through the gateway', () => {
     const out = JSON.parse(r.stdout.trim().split('\n').pop() as string);
     expect(['queued', 'started', 'finished']).toContain(out.first_status);
     expect(out.links).toEqual(['api_url', 'web_url']);
-    expect(out.names).toEqual(expect.arrayContaining(['./VERSION', './tree/project.json', './tree/project/issues.ndjson', './tree/project/project_members.ndjson']));
+    expect(out.names).toEqual(expect.arrayContaining(['./VERSION', './tree/project.json', './tree/project/issues.ndjson', './tree/project/project_members.ndjson', './tree/project/ci_pipelines.ndjson']));
     expect(out.version).toBe('0.2.4');
     expect(out.description).toBe('exported by python-gitlab');
     expect(out.issues).toEqual([[1, 'first', 1, ['bug']], [2, 'second', 0, []]]);
@@ -106,6 +109,10 @@ describe('project export through the gateway', () => {
       expect(importStatus).toMatchObject({ import_status: 'finished', failed_relations: [] });
       const titles = (await api.Issues.all({ projectId: id })).map((i) => i.title).sort();
       expect(titles).toEqual(['first', 'second']);
+      const pipelines = await call(fleet, owner.token, 'GET', `/projects/${id}/pipelines`);
+      expect(pipelines.map((p: any) => [p.iid, p.sha, p.ref, p.status])).toEqual([[pipeline.iid, pipeline.sha, 'main', 'canceled']]);
+      const jobs = await call(fleet, owner.token, 'GET', `/projects/${id}/pipelines/${pipelines[0].id}/jobs`);
+      expect(jobs.map((j: any) => [j.name, j.stage, j.status])).toEqual([['build', 'test', 'canceled']]);
     } finally {
       receiver.close();
     }

@@ -5,6 +5,8 @@ import { configSchema } from './config';
 import { startDelayedScheduler, stopDelayedScheduler } from './jobs/delayed-scheduler';
 import { pipelineProjectConsumer } from './pipelines/project-consumer';
 import { repositoryProjectConsumer } from './repository/project-consumer';
+import { exportConsumer } from './transfer/export-consumer';
+import { importConsumer } from './transfer/import-consumer';
 import { stopQueueWaker } from './runners/job-queue-waker';
 
 /** The pipelines service, as the runtime boots it. */
@@ -14,7 +16,7 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps)],
+  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps), exportConsumer(deps), importConsumer(deps)],
   onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
   onStop: async (deps) => {
     stopDelayedScheduler(deps.db);

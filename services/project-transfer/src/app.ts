@@ -9,7 +9,7 @@ import { mountProjectImport } from './routes/project-import';
 
 /** The parts every export waits for, from `EXPORT_PARTS`. */
 export function exportParts(config: Partial<TransferConfig>): string[] {
-  return String(config.EXPORT_PARTS ?? 'identity,work-items').split(',').map((s) => s.trim()).filter(Boolean);
+  return String(config.EXPORT_PARTS ?? 'identity,work-items,pipelines').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** The services named in a comma-separated setting. */

@@ -26,7 +26,7 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
       log: deps.log,
       projects: projectClient(deps),
       limits: { maxEntries: deps.config.IMPORT_MAX_ENTRIES, maxBytes: deps.config.IMPORT_MAX_UNPACKED_MB * 1024 * 1024 },
-      parts: partsOf(deps.config.IMPORT_PARTS, 'work-items'),
+      parts: partsOf(deps.config.IMPORT_PARTS, 'work-items,pipelines'),
     }),
   ],
 };

@@ -23,6 +23,9 @@ export interface TransferFleet {
   stop(): Promise<void>;
 }
 
+/** The parts this fleet's services produce (pipelines' parts are tested in the pipelines service). */
+const FLEET_PARTS = { EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'work-items' };
+
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -32,7 +35,7 @@ export async function startTransferFleet(transferEnv: Record<string, string> = {
   const common = { EVENTS_EXCHANGE: `${uniqueName('xfer')}.events`, STORAGE_DIR: storageDir };
   const identity = await startService(identityService, { amqp: true, env: common });
   const workItems = await startService(workItemsService, { amqp: true, env: { ...common, IDENTITY_URL: identity.url } });
-  const transfer = await startService(projectTransferService, { amqp: true, env: { ...common, IDENTITY_URL: identity.url, ...transferEnv } });
+  const transfer = await startService(projectTransferService, { amqp: true, env: { ...common, IDENTITY_URL: identity.url, ...FLEET_PARTS, ...transferEnv } });
   const internal = (p: string) => identity.raw().get(`/internal${p}`).set(INTERNAL_TOKEN_HEADER, TEST_INTERNAL_TOKEN);
   const root = async () => (await internal('/v1/users/lookup?ref=root').expect(200)).body as Actor;
   return {

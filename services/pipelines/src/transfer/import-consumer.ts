@@ -1,0 +1,49 @@
+import { createInterface } from 'node:readline';
+import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import type { Consumer, ServiceDeps } from '@anvil/runtime';
+import { PART } from './export-consumer';
+import { PIPELINES_FILE } from './export-writer';
+import { type Counts, importPipeline, type UserMapper } from './import-lines';
+
+/** The queue pipelines imports its relation from. */
+export const IMPORT_QUEUE = 'pipelines.transfer-import';
+
+type Failure = ImportPartCompletedV1['failures'][number];
+
+/**
+ * Imports `tree/project/ci_pipelines.ndjson` of an unpacked archive line by line as it streams from
+ * storage, each line in its own transaction; a line that fails is reported as a failed relation and
+ * the import goes on. An archive without the file imports nothing.
+ */
+export async function importPipelines(deps: ServiceDeps, data: ImportUnpackedV1): Promise<ImportPartCompletedV1> {
+  const users: UserMapper = (id) => data.user_map[String(id)] ?? data.user_id;
+  const counts: Counts = { ci_pipelines: 0, stages: 0, builds: 0 };
+  const failures: Failure[] = [];
+  const file = await deps.storage.get(`${data.prefix}${PIPELINES_FILE}`);
+  let n = -1;
+  for await (const text of file ? createInterface({ input: file, crlfDelay: Infinity }) : []) {
+    n += 1;
+    if (!text.trim()) continue;
+    try {
+      const line = JSON.parse(text);
+      await deps.db.transaction((trx) => importPipeline(trx, data.project_id, line, users, counts));
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      failures.push({ relation_name: 'ci_pipelines', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
+    }
+  }
+  return { import_id: data.import_id, project_id: data.project_id, part: PART, counts, failures: failures.slice(0, 100) };
+}
+
+/** `transfer.import.unpacked` → this service's pipelines imported, then its part reported. */
+export function importConsumer(deps: ServiceDeps): Consumer {
+  return {
+    queue: IMPORT_QUEUE,
+    patterns: [TransferImportEvents.unpacked],
+    options: { prefetch: 1 },
+    handler: async (event) => {
+      const done = await importPipelines(deps, event.data as ImportUnpackedV1);
+      await emit(deps.db, PART, importPartCompleted(PART), done);
+    },
+  };
+}
