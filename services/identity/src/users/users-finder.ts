@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
 import { contains, Db } from '../sql';
 import { userSelect } from './user-store';
+import { normalizeUid } from './identity-store';
 
 /** `GET /users` filters (booleans act only when true, as GitLab's). */
 export interface UsersParams {
@@ -100,7 +101,7 @@ export class UsersFinder {
   private byIdentity(q: Knex.QueryBuilder) {
     const { extern_uid: uid, provider } = this.params;
     if (!this.admin || !uid || !provider) return;
-    q.whereExists((e) => e.select(this.db.raw('1')).from('identities as i').whereRaw('i.user_id = users.id AND i.provider = ? AND lower(i.extern_uid) = lower(?)', [provider, uid]));
+    q.whereExists((e) => e.select(this.db.raw('1')).from('identities as i').whereRaw('i.user_id = users.id AND i.provider = ? AND lower(i.extern_uid) = lower(?)', [provider, normalizeUid(provider, uid)]));
   }
 
   /** Two-factor authentication is not offered, so nobody has it enabled. */
