@@ -65,6 +65,12 @@ export const projectStore = {
     return row ? toProject(row) : null;
   },
 
+  /** The oldest project directly in a namespace, or null. */
+  async firstIn(db: Db, namespaceId: number): Promise<Project | null> {
+    const row = (await projectSelect(db, null).where('p.namespace_id', namespaceId).orderBy('p.id').first()) as ProjectRow | undefined;
+    return row ? toProject(row) : null;
+  },
+
   /** Inserts a project and returns its id. */
   async insert(db: Db, row: NewProjectRow): Promise<number> {
     const [r] = await db('projects')
