@@ -3,6 +3,7 @@ import { migrations } from '../migrations';
 import { createApp } from './app';
 import { configSchema } from './config';
 import { identityConsumer } from './read-model/consumer';
+import { settingsConsumer } from './settings/settings-consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -11,6 +12,6 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps)],
+  consumers: (deps) => [identityConsumer(deps), settingsConsumer(deps)],
 };
 export { configSchema };
