@@ -76,4 +76,16 @@ describe('LDAP group sync through the gateway', () => {
     const missing = await client(fleet.url, owner.token).get('/groups/999999/ldap_group_links');
     expect([missing.status, missing.body]).toEqual([403, { message: '403 Forbidden' }]);
   });
+
+  it('@gitbeaker/rest: GroupLDAPLinks add, all, sync and remove', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Gitlab } = require('@gitbeaker/rest') as typeof import('@gitbeaker/rest');
+    const api = new Gitlab({ host: fleet.url, token: owner.token });
+    expect(await api.GroupLDAPLinks.add(groupId, 20, 'ldapmain', { cn: 'ops' })).toEqual({ cn: 'ops', group_access: 20, provider: 'ldapmain', filter: null });
+    const links = async () => ((await api.GroupLDAPLinks.all(groupId, {})) as unknown as { cn: string | null; filter: string | null }[]).map((l) => [l.cn, l.filter]);
+    expect(await links()).toEqual([['devs', null], ['ops', null]]);
+    await api.GroupLDAPLinks.sync(groupId);
+    await api.GroupLDAPLinks.remove(groupId, 'ldapmain', { cn: 'ops' });
+    expect(await links()).toEqual([['devs', null]]);
+  });
 });
