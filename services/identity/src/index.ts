@@ -31,6 +31,7 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  serialQueries: true,
   consumers: (deps) => [ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps))],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;

@@ -51,7 +51,18 @@ export class UsersFinder {
 
   /** The ordered query (not yet paginated). */
   execute(): Knex.QueryBuilder {
-    const q = userSelect(this.db);
+    return this.ordered(this.filtered(userSelect(this.db)));
+  }
+
+  /**
+   * The same rows for counting, without the personal namespace join (which Postgres cannot drop:
+   * its unique index is partial), unless `without_projects` reads it.
+   */
+  countQuery(): Knex.QueryBuilder {
+    return this.filtered(this.admin && this.params.without_projects ? userSelect(this.db) : this.db('users'));
+  }
+
+  private filtered(q: Knex.QueryBuilder): Knex.QueryBuilder {
     this.byUsername(q);
     this.bySearch(q);
     this.byState(q);
@@ -61,7 +72,7 @@ export class UsersFinder {
     this.byTwoFactor(q);
     this.byProjects(q);
     this.byCustomAttributes(q);
-    return this.ordered(q);
+    return q;
   }
 
   /** The sort direction of the list (keyset pagination follows it). */
