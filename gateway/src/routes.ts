@@ -134,7 +134,7 @@ export const ROUTES: RouteDef[] = [
   // identity: users, tokens, namespaces, groups, the projects catalog, memberships
   ...family({ service: 'identity', clearsCachesOnWrite: true }, [
     ['/user/*'], ['/users/*'], ['/personal_access_tokens/*'], ['/namespaces/*'], ['/groups'], ['/groups/:id/*', 'group'], ['/application/*'],
-    ['/projects'], ['/projects/:id', 'project'], ['/projects/:id/members/*', 'project'],
+    ['/projects'], ['/projects/:id', 'project'], ['/projects/:id/members/*', 'project'], ['/projects/:id/share/*', 'project'],
   ]),
   // identity, LDAP (EE): the links look the group up without a visibility check (a missing group is
   // 403 after authenticate!), and ldap_sync answers 404 while LDAP is off before looking at the group

@@ -27,6 +27,12 @@ export interface DbOptions {
    * cross-schema read is "permission denied". Default true. */
   role?: boolean;
   pool?: { min?: number; max?: number };
+  /**
+   * Plan every query without parallel workers (`max_parallel_workers_per_gather = 0`): for pools
+   * serving many short requests, where launching workers for a query the planner overestimates
+   * costs more (tens of ms) than the query itself. Default false.
+   */
+  serialQueries?: boolean;
 }
 
 /** Creates the schema (and its owning role) if missing. Needs a user that may create them. */
@@ -66,7 +72,7 @@ export async function dropSchema(opts: DbOptions): Promise<void> {
 /** A knex bound to the service's schema: search_path set, and SET ROLE to the schema's role. */
 export function createDb(opts: DbOptions): Knex {
   const s = ident(opts.schema);
-  const setup = opts.role !== false ? `SET ROLE ${s}; SET search_path TO ${s}` : `SET search_path TO ${s}`;
+  const setup = (opts.role !== false ? `SET ROLE ${s}; SET search_path TO ${s}` : `SET search_path TO ${s}`) + (opts.serialQueries ? '; SET max_parallel_workers_per_gather = 0' : '');
   return knexFactory({
     client: 'pg',
     connection: opts.url,

@@ -682,3 +682,20 @@ export const TransferImportEvents = {
 export function importPartCompleted(service: string): string {
   return `${service}.import.part.completed`;
 }
+
+/**
+ * identity.project_group_link.created | identity.project_group_link.deleted: project `project_id`
+ * was shared with (or unshared from) group `group_id`, whose members (and its ancestors' members)
+ * reach the project at the lower of their level and `group_access` until `expires_at`.
+ */
+export interface ProjectGroupLinkEventV1 {
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+}
+
+export const ProjectGroupLinkEvents = {
+  created: 'identity.project_group_link.created',
+  deleted: 'identity.project_group_link.deleted',
+} as const;

@@ -46,6 +46,8 @@ export interface ServiceDefinition<C = Record<string, unknown>> {
   /** Default port when PORT is 0/unset in the fleet. */
   defaultPort: number;
   createApp(deps: ServiceDeps<C>): Express;
+  /** The service's queries are all short request reads and writes: plan them without parallel workers (`DbOptions.serialQueries`). */
+  serialQueries?: boolean;
   consumers?(deps: ServiceDeps<C>): Consumer[];
   onStart?(deps: ServiceDeps<C>): Promise<void>;
   onStop?(deps: ServiceDeps<C>): Promise<void>;
@@ -126,7 +128,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
 
   const dbUrl = config.DATABASE_URL as string;
   await ensureSchema({ url: dbUrl, schema });
-  const db = createDb({ url: dbUrl, schema });
+  const db = createDb({ url: dbUrl, schema, serialQueries: def.serialQueries });
   await migrate(db, schema, def.migrations);
   const ownBus = !opts.bus;
   const bus = opts.bus ?? createBus(config.AMQP_URL as string, { logger: log, exchange: config.EVENTS_EXCHANGE });

@@ -10,6 +10,7 @@ import * as createGroupGroupLinks from './20261125000200_create_group_group_link
 import * as createSettingsAndHooks from './20261125000300_create_settings_and_hooks';
 import * as createLdapGroupLinks from './20261125000400_create_ldap_group_links';
 import * as createPushRulesSamlSsh from './20261125000500_create_push_rules_saml_ssh';
+import * as createProjectGroupLinks from './20261126000100_create_project_group_links';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { name: '20261125000300_create_settings_and_hooks', ...createSettingsAndHooks },
   { name: '20261125000400_create_ldap_group_links', ...createLdapGroupLinks },
   { name: '20261125000500_create_push_rules_saml_ssh', ...createPushRulesSamlSsh },
+  { name: '20261126000100_create_project_group_links', ...createProjectGroupLinks },
 ];

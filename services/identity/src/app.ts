@@ -8,6 +8,7 @@ import { groupSshCertificatesRoutes } from './routes/group-ssh-certificates';
 import { emailsRoutes } from './routes/emails';
 
 import { groupShareRoutes } from './routes/group-share';
+import { projectShareRoutes } from './routes/project-share';
 import { groupHooksRoutes } from './routes/group-hooks';
 import { groupsRoutes } from './routes/groups';
 import { internalRoutes } from './routes/internal';
@@ -36,6 +37,7 @@ export function createApp(deps: ServiceDeps): Express {
       personalAccessTokensRoutes(router, ictx);
       projectsRoutes(router, ictx);
       groupShareRoutes(router, ictx);
+      projectShareRoutes(router, ictx);
       groupsRoutes(router, ictx);
       membersRoutes(router, ictx);
       groupPushRuleRoutes(router, ictx);

@@ -33,6 +33,7 @@ export const identityService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
+  serialQueries: true,
   consumers: (deps) => [
     ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps), exportConsumer(deps),
   ],

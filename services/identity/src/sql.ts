@@ -28,10 +28,33 @@ export function groupLevelSql(traversal: string): string {
   return `COALESCE((SELECT max(m.access_level) FROM ${NAMESPACE_ACCESS} m WHERE m.user_id = ? AND m.source_id = ANY(${traversal}) AND ${ACTIVE_MEMBER}), 0)`;
 }
 
+/** A project share `l` (`project_group_links`) that has not expired. */
+const ACTIVE_SHARE = `(l.expires_at IS NULL OR l.expires_at > ${TODAY_UTC})`;
+
 /** User `?`'s direct unexpired level on the project whose id is the expression `projectId`; 0 when none. */
 export function projectLevelSql(projectId: string): string {
   return `COALESCE((SELECT m.access_level FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.source_id = ${projectId} AND ${ACTIVE_MEMBER}), 0)`;
 }
+
+/**
+ * User `?`'s unexpired level on the project whose id is the expression `projectId` through a share
+ * of it with a group they are a member of (or of whose ancestors they are), at the lower of both
+ * levels (GitLab's project group links); 0 when none. Starts from the project's links.
+ */
+export function projectShareLevelSql(projectId: string): string {
+  return `COALESCE((SELECT max(LEAST(m.access_level, l.group_access)) FROM project_group_links l JOIN namespaces ig ON ig.id = l.group_id
+    JOIN members m ON m.source_type = 'Namespace' AND m.source_id = ANY(ig.traversal_ids) AND m.user_id = ?
+    WHERE l.project_id = ${projectId} AND ${ACTIVE_SHARE} AND ${ACTIVE_MEMBER}), 0)`;
+}
+
+/**
+ * Ids (a subquery) of the projects shared with a group user `?` is a member of (or of whose
+ * ancestors they are), where the lower of both levels reaches `?`. Starts from the user's
+ * memberships: one GIN lookup of `traversal_ids` each, then the links index.
+ */
+export const SHARED_PROJECT_IDS = `SELECT l.project_id FROM members m JOIN namespaces ig ON ig.traversal_ids @> ARRAY[m.source_id]
+  JOIN project_group_links l ON l.group_id = ig.id
+  WHERE m.user_id = ? AND m.source_type = 'Namespace' AND LEAST(m.access_level, l.group_access) >= ? AND ${ACTIVE_MEMBER} AND ${ACTIVE_SHARE}`;
 
 /**
  * Ids (a subquery) of the namespaces in the subtrees of the groups user `?` reaches (a membership or

@@ -123,7 +123,7 @@ describe('GET /groups/:id/hooks/:hook_id', () => {
     const b = await ownerWithGroup();
     const hook = (await a.api.post(`/api/v4/groups/${a.group.id}/hooks`).send({ url: URL }).expect(201)).body;
     expect((await a.api.get(`/api/v4/groups/${a.group.id}/hooks/${hook.id}`).expect(200)).body).toEqual(hook);
-    expect((await b.api.get(`/api/v4/groups/${b.group.id}/hooks/${hook.id}`).expect(404)).body).toEqual({ message: '404 Not Found' });
+    expect((await b.api.get(`/api/v4/groups/${b.group.id}/hooks/${hook.id}`).expect(404)).body).toEqual({ message: '404 Not found' });
   });
 
   it('lets an administrator read it', async () => {

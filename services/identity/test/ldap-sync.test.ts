@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startSlapd, Slapd } from '@anvil/testing';
 import { ldapSyncConsumer } from '../src/ldap/ldap-sync-consumer';
-import { addMember, asOnGroup, events, Identity, makeGroup, makeUser, startIdentity } from './helpers';
+import { addMember, asOnGroup, events, Identity, makeGroup, makeUser, startIdentity, unique } from './helpers';
 
 let ldap: Slapd;
 let svc: Identity;
+type User = Awaited<ReturnType<typeof makeUser>>;
+/** Anvil users holding an `ldapmain` identity, by directory uid; their usernames differ from the uid. */
+const directoryUsers: Record<string, User> = {};
 
 const person = (uid: string) => `dn: uid=${uid},ou=people,${ldap.suffix}\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${uid}\nsn: ${uid}\n`;
 const dn = (uid: string) => `uid=${uid},ou=people,${ldap.suffix}`;
@@ -12,17 +15,27 @@ const dn = (uid: string) => `uid=${uid},ou=people,${ldap.suffix}`;
 beforeAll(async () => {
   ldap = await startSlapd();
   await ldap.add(`dn: ou=people,${ldap.suffix}\nobjectClass: organizationalUnit\nou: people\n\ndn: ou=groups,${ldap.suffix}\nobjectClass: organizationalUnit\nou: groups\n`);
-  await ldap.add(['alice', 'bob', 'carol', 'dave', 'erin'].map(person).join('\n'));
+  await ldap.add(['alice', 'bob', 'carol', 'dave', 'erin', 'frank'].map(person).join('\n'));
   await ldap.add(
-    `dn: cn=devs,ou=groups,${ldap.suffix}\nobjectClass: groupOfNames\ncn: devs\nmember: ${dn('alice')}\nmember: ${dn('dave')}\n\n` +
-      `dn: cn=ops,ou=groups,${ldap.suffix}\nobjectClass: posixGroup\ncn: ops\ngidNumber: 5000\nmemberUid: bob\nmemberUid: alice\n`,
+    `dn: cn=devs,ou=groups,${ldap.suffix}\nobjectClass: groupOfNames\ncn: devs\nmember: ${dn('alice')}\nmember: ${dn('dave')}\nmember: ${dn('frank')}\n\n` +
+      `dn: cn=ops,ou=groups,${ldap.suffix}\nobjectClass: posixGroup\ncn: ops\ngidNumber: 5000\nmemberUid: bob\nmemberUid: alice\n\n` +
+      `dn: cn=qa,ou=groups,${ldap.suffix}\nobjectClass: groupOfNames\ncn: qa\nmember: uid=carol\n`,
   );
   svc = await startIdentity({ LDAP_URL: ldap.url, LDAP_BIND_DN: ldap.rootDn, LDAP_BIND_PASSWORD: ldap.rootPassword, LDAP_BASE: `ou=people,${ldap.suffix}`, LDAP_GROUP_BASE: `ou=groups,${ldap.suffix}` });
+  for (const uid of ['alice', 'bob', 'carol', 'dave', 'erin']) {
+    // the identity is written as an administrator might type it: other case, spaces after the commas
+    const externUid = dn(uid).toUpperCase().replace(/,/g, ', ');
+    directoryUsers[uid] = await makeUser(svc, { username: unique(`${uid}.anvil`), provider: 'ldapmain', extern_uid: externUid });
+  }
+  // frank is in the directory and has its uid as username, but no identity: never matched
+  await makeUser(svc, { username: 'frank' });
 }, 30_000);
 afterAll(async () => {
   await svc?.stop();
   await ldap?.stop();
 });
+
+const name = (uid: string) => directoryUsers[uid].username;
 
 /** The group's direct members as [username, level], sorted. */
 async function members(groupId: number): Promise<[string, number][]> {
@@ -31,7 +44,7 @@ async function members(groupId: number): Promise<[string, number][]> {
 }
 
 /** Asks for a sync as `owner` (202) and waits until the asynchronous job has finished it. */
-async function sync(owner: Awaited<ReturnType<typeof makeUser>>, groupId: number): Promise<void> {
+async function sync(owner: User, groupId: number): Promise<void> {
   const res = await (await asOnGroup(svc, owner, groupId)).post(`/api/v4/groups/${groupId}/ldap_sync`).expect(202);
   expect(res.body).toBe(202);
   for (let i = 0; i < 100; i++) {
@@ -43,63 +56,75 @@ async function sync(owner: Awaited<ReturnType<typeof makeUser>>, groupId: number
   throw new Error('sync did not finish within 10 s');
 }
 
-async function linked(owner: Awaited<ReturnType<typeof makeUser>>, groupId: number, body: Record<string, unknown>) {
+async function linked(owner: User, groupId: number, body: Record<string, unknown>) {
   await (await asOnGroup(svc, owner, groupId)).post(`/api/v4/groups/${groupId}/ldap_group_links`).send({ provider: 'ldapmain', ...body }).expect(201);
 }
 
 describe('POST /groups/:id/ldap_sync', () => {
   describe('as the Owner, against the directory', () => {
-    it('adds a member of the linked directory group, then removes them once they left it', async () => {
+    it('adds the users whose ldapmain identity is a member DN, then removes them once they left the group', async () => {
       const owner = await makeUser(svc);
-      const alice = await makeUser(svc, { username: 'alice' });
+      const { alice, dave } = directoryUsers;
       const group = await makeGroup(svc, owner);
       await linked(owner, group.id, { cn: 'devs', group_access: 30 });
       await sync(owner, group.id);
-      expect(await members(group.id)).toEqual([['alice', 30], [owner.username, 50]].sort());
+      expect(await members(group.id)).toEqual([[alice.username, 30], [dave.username, 30], [owner.username, 50]].sort());
       expect(await events(svc, 'identity.membership.created', { source_id: group.id, user_id: alice.id, access_level: 30 })).toHaveLength(1);
 
       await ldap.modify(`dn: cn=devs,ou=groups,${ldap.suffix}\nchangetype: modify\ndelete: member\nmember: ${dn('alice')}\n`);
       await sync(owner, group.id);
-      expect(await members(group.id)).toEqual([[owner.username, 50]]);
+      expect(await members(group.id)).toEqual([[dave.username, 30], [owner.username, 50]].sort());
       expect(await events(svc, 'identity.membership.deleted', { source_id: group.id, user_id: alice.id })).toHaveLength(1);
       await ldap.modify(`dn: cn=devs,ou=groups,${ldap.suffix}\nchangetype: modify\nadd: member\nmember: ${dn('alice')}\n`);
     });
 
-    it('gives the highest level among the links, reads posixGroup memberUid and filters, and updates levels', async () => {
+    it('gives the highest level among the links, reads posixGroup memberUid, lone uid RDNs and filters, and updates levels', async () => {
       const owner = await makeUser(svc);
-      await makeUser(svc, { username: 'bob' });
-      const carol = await makeUser(svc, { username: 'carol' });
+      const { carol } = directoryUsers;
       const group = await makeGroup(svc, owner);
       await addMember(svc, 'groups', group.id, carol, 10);
       await linked(owner, group.id, { cn: 'devs', group_access: 30 });
       await linked(owner, group.id, { cn: 'ops', group_access: 20 });
       await linked(owner, group.id, { filter: '(|(uid=carol)(uid=alice))', group_access: 40 });
       await sync(owner, group.id);
-      expect(await members(group.id)).toEqual([['alice', 40], ['bob', 20], ['carol', 40], [owner.username, 50]].sort());
+      expect(await members(group.id)).toEqual([[name('alice'), 40], [name('bob'), 20], [name('carol'), 40], [name('dave'), 30], [owner.username, 50]].sort());
       expect(await events(svc, 'identity.membership.updated', { source_id: group.id, user_id: carol.id, access_level: 40 })).toHaveLength(1);
+
+      const qa = await makeGroup(svc, owner);
+      await linked(owner, qa.id, { cn: 'qa', group_access: 20 });
+      await sync(owner, qa.id);
+      expect(await members(qa.id)).toEqual([[name('carol'), 20], [owner.username, 50]].sort());
     });
 
-    it('never touches members who are not directory users, and keeps the last Owner (erin, in no linked group)', async () => {
-      const erin = await makeUser(svc, { username: 'erin' });
+    it('never touches members without an ldapmain identity, and keeps the last Owner (erin, in no linked group)', async () => {
+      const { erin } = directoryUsers;
       const local = await makeUser(svc);
       const group = await makeGroup(svc, erin);
       await addMember(svc, 'groups', group.id, local, 30);
       await linked(erin, group.id, { cn: 'ops', group_access: 20 });
       await sync(erin, group.id);
-      expect(await members(group.id)).toEqual([['alice', 20], ['bob', 20], ['erin', 50], [local.username, 30]].sort());
+      expect(await members(group.id)).toEqual([[name('alice'), 20], [name('bob'), 20], [name('erin'), 50], [local.username, 30]].sort());
+    });
+
+    it('does not match a directory member to a user by username (frank has no identity)', async () => {
+      const owner = await makeUser(svc);
+      const group = await makeGroup(svc, owner);
+      await linked(owner, group.id, { filter: '(uid=frank)', group_access: 30 });
+      await sync(owner, group.id);
+      expect(await members(group.id)).toEqual([[owner.username, 50]]);
     });
   });
 
   describe('on a subgroup', () => {
     it('never sets a level below the one inherited from an ancestor', async () => {
       const owner = await makeUser(svc);
-      const dave = await makeUser(svc, { username: 'dave' });
+      const { dave } = directoryUsers;
       const top = await makeGroup(svc, owner);
       const sub = await makeGroup(svc, owner, { parent_id: top.id });
       await addMember(svc, 'groups', top.id, dave, 40);
       await linked(owner, sub.id, { cn: 'devs', group_access: 20 });
       await sync(owner, sub.id);
-      expect(await members(sub.id)).toEqual([['alice', 20], ['dave', 40], [owner.username, 50]].sort());
+      expect(await members(sub.id)).toEqual([[name('alice'), 20], [name('dave'), 40], [owner.username, 50]].sort());
     });
   });
 

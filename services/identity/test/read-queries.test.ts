@@ -18,11 +18,11 @@ interface Seen {
   name?: string;
 }
 
-/** The queries `run` makes, without the outbox relay's polls on the same pool. */
+/** The queries `run` makes, without the outbox relay's polls on the same pool (and their transaction's BEGIN/COMMIT). */
 async function queriesOf(run: () => Promise<unknown>): Promise<Seen[]> {
   const seen: Seen[] = [];
   const listen = (q: { sql: string; options?: { name?: string } }) => {
-    if (!/\boutbox\b/.test(q.sql)) seen.push({ sql: q.sql, name: q.options?.name });
+    if (!/\boutbox\b/.test(q.sql) && !/^(BEGIN|COMMIT|ROLLBACK);?$/.test(q.sql)) seen.push({ sql: q.sql, name: q.options?.name });
   };
   svc.deps.db.on('query', listen);
   try {

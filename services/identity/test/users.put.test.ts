@@ -65,6 +65,12 @@ describe('PUT /users/:id', () => {
       expect(await svc.deps.db('identities').where({ user_id: u.id })).toHaveLength(1);
     });
 
+    it('stores an LDAP identity as a normalised DN (lower case, no spaces around separators)', async () => {
+      const u = await makeUser(svc);
+      const res = await put(u.id, { provider: 'ldapmain', extern_uid: `UID=${u.username}, OU=People ,DC=Example` }, 200);
+      expect(res.body.identities).toEqual([{ provider: 'ldapmain', extern_uid: `uid=${u.username},ou=people,dc=example`, saml_provider_id: null }]);
+    });
+
     it('returns 400 when another user holds the identity', async () => {
       const u = await makeUser(svc);
       const v = await makeUser(svc);

@@ -7,7 +7,7 @@ import { mountLabels } from './routes/labels';
 import { mountMergeRequests } from './routes/merge-requests';
 import { mountMilestones } from './routes/milestones';
 import { mountNotes } from './routes/notes';
-import { NotesCreateLimiter } from './notes/rate-limit';
+import { notesLimiterFor } from './notes/rate-limit';
 import { mountProjectIssues } from './routes/project-issues';
 import { mountProjectSnippets } from './routes/project-snippets';
 import { mountSubscriptions } from './routes/subscriptions';
@@ -17,7 +17,7 @@ import { mountTodos } from './routes/todos';
 /** Builds the work-items service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
   const routeDeps = { db: deps.db };
-  const notesLimiter = new NotesCreateLimiter(Number(deps.config.NOTES_CREATE_LIMIT ?? 0));
+  const notesLimiter = notesLimiterFor(deps);
   return serviceApp(deps, {
     api: (router) => {
       mountIssueLists(router, routeDeps);

@@ -1,5 +1,5 @@
 """python-gitlab (Debian python3-gitlab) against Anvil's LDAP group links and LDAP sync: create a
-cn link and a filter link, list them, ask for a sync and wait for the directory's member, delete
+cn link and a filter link, list them, ask for a sync and wait for the directory's member (the user whose LDAP identity is the member's DN), delete
 the filter link (python-gitlab sends cn/filter and provider as query parameters), list again.
 Prints one JSON line with what it saw; exits non-zero on any unexpected answer."""
 import json
@@ -21,7 +21,7 @@ group.ldap_sync()
 members = []
 for _ in range(100):
     members = sorted((m.username, m.access_level) for m in group.members.list(get_all=True))
-    if any(name == "alice" for name, _ in members):
+    if any(name == os.environ["MEMBER"] for name, _ in members):
         break
     time.sleep(0.1)
 out["members"] = members

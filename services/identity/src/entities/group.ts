@@ -58,11 +58,11 @@ export function toSharedWithGroup(l: InvitedGroup) {
  * `GroupDetail`: `Group` plus the groups it is shared with (those the caller may read) and,
  * unless `with_projects=false`, its projects and the projects shared with it.
  */
-export function toGroupDetail(g: Group, base: string, projects: unknown[] | null, sharedWith: InvitedGroup[] = []) {
+export function toGroupDetail(g: Group, base: string, projects: unknown[] | null, sharedWith: InvitedGroup[] = [], sharedProjects: unknown[] = []) {
   return {
     ...toGroupEntity(g, base),
     shared_with_groups: sharedWith.map(toSharedWithGroup),
     ...(g.parentId === null ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
-    ...(projects ? { projects, shared_projects: [] as unknown[] } : {}),
+    ...(projects ? { projects, shared_projects: sharedProjects } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { iso } from '../sql';
 import type { Project } from '../projects/project';
 import { toNamespaceBasic } from './namespace';
+import { toSharedGroupWithProject } from './project-group-link';
 import { toUserBasic } from './user';
 
 /*
@@ -119,7 +120,7 @@ function projectJson(p: Project, base: string, canAdmin: boolean, permissions: P
     build_timeout: s.build_timeout,
     auto_cancel_pending_pipelines: s.auto_cancel_pending_pipelines,
     ci_config_path: s.ci_config_path,
-    shared_with_groups: [] as unknown[],
+    shared_with_groups: p.sharedWithGroups.map(toSharedGroupWithProject),
     only_allow_merge_if_pipeline_succeeds: s.only_allow_merge_if_pipeline_succeeds,
     allow_merge_on_skipped_pipeline: s.allow_merge_on_skipped_pipeline,
     restrict_user_defined_variables: s.restrict_user_defined_variables,

@@ -1,4 +1,4 @@
-import { EmailEvents, EmailEventV1, emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, IdentityEvents, LdapEvents, LdapSyncRequestedV1, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SettingsEvents, SettingsEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
+import { EmailEvents, EmailEventV1, emit, GroupEventV1, GroupLinkEventV1, GroupLinkEvents, ProjectGroupLinkEvents, ProjectGroupLinkEventV1, IdentityEvents, LdapEvents, LdapSyncRequestedV1, MembershipEventV1, ProjectEventV1, PushRuleEvents, PushRuleEventV1, SamlGroupLinkEvents, SamlGroupLinkEventV1, SettingsEvents, SettingsEventV1, SshCertificateEvents, SshCertificateEventV1, TokenEventV1, UserEventV1 } from '@anvil/events';
 import type { Email } from '../emails/email';
 import type { Member } from '../members/member';
 import type { Namespace } from '../namespaces/namespace';
@@ -82,6 +82,8 @@ export const publish = {
   project: (trx: Db, verb: Verb, p: Project, publicUrl: string) => emit(trx, PRODUCER, TYPES.project[verb], projectEventData(p, publicUrl)),
   membership: (trx: Db, verb: Verb, m: Parameters<typeof membershipEventData>[0]) => emit(trx, PRODUCER, TYPES.membership[verb], membershipEventData(m)),
   groupLink: (trx: Db, verb: 'created' | 'deleted', l: GroupLinkEventV1) => emit(trx, PRODUCER, GroupLinkEvents[verb], l),
+  projectGroupLink: (trx: Db, verb: 'created' | 'deleted', l: { projectId: number; groupId: number; groupAccess: number; expiresAt: string | null }) =>
+    emit<ProjectGroupLinkEventV1>(trx, PRODUCER, ProjectGroupLinkEvents[verb], { project_id: l.projectId, group_id: l.groupId, group_access: l.groupAccess, expires_at: l.expiresAt }),
   tokenRevoked: (trx: Db, t: { id: number; userId: number }) => emit(trx, PRODUCER, IdentityEvents.tokenRevoked, tokenEventData(t)),
   email: (trx: Db, verb: keyof typeof EmailEvents, e: Email) => emit(trx, PRODUCER, EmailEvents[verb], emailEventData(e)),
   ldapSyncRequested: (trx: Db, groupId: number, actorId: number) => emit<LdapSyncRequestedV1>(trx, PRODUCER, LdapEvents.syncRequested, { group_id: groupId, actor_id: actorId }),

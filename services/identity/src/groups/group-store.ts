@@ -12,6 +12,8 @@ export interface Group extends Namespace {
   readable: boolean;
   /** The group is shared with at least one group (read by `find` only; false otherwise). */
   shared: boolean;
+  /** Some project is shared with the group (read by `find` only; false otherwise). */
+  hasSharedProjects: boolean;
 }
 
 /** Groups (alias `namespaces`) with `userId`'s effective level as `access_level`, in one query. */
@@ -29,15 +31,18 @@ export function readableColumn(alias: string): string {
 }
 
 /** Maps a group row (with `access_level`, and `readable` when selected) to a Group. */
-export function toGroup(row: NamespaceRow & { access_level?: number; readable?: boolean; shared?: boolean }): Group {
-  return { ...toNamespace(row), kind: 'group', accessLevel: Number(row.access_level ?? 0), readable: row.readable === true, shared: row.shared === true };
+export function toGroup(row: NamespaceRow & { access_level?: number; readable?: boolean; shared?: boolean; has_shared_projects?: boolean }): Group {
+  return { ...toNamespace(row), kind: 'group', accessLevel: Number(row.access_level ?? 0), readable: row.readable === true, shared: row.shared === true, hasSharedProjects: row.has_shared_projects === true };
 }
 
 /** Reads groups. */
 export const groupStore = {
-  /** One group by id or full path (case-insensitive) with `userId`'s effective level, `readable` and `shared`, or null (one prepared statement). */
+  /** One group by id or full path (case-insensitive) with `userId`'s effective level, `readable`, `shared` and `hasSharedProjects`, or null (one prepared statement). */
   async find(db: Db, ref: number | string, userId: number | null): Promise<Group | null> {
-    const q = groupSelect(db, userId).select(db.raw('EXISTS (SELECT 1 FROM group_group_links gl WHERE gl.shared_group_id = namespaces.id) AS shared'));
+    const q = groupSelect(db, userId).select(
+      db.raw('EXISTS (SELECT 1 FROM group_group_links gl WHERE gl.shared_group_id = namespaces.id) AS shared'),
+      db.raw('EXISTS (SELECT 1 FROM project_group_links pl WHERE pl.group_id = namespaces.id) AS has_shared_projects'),
+    );
     if (userId) q.select(db.raw(readableColumn('namespaces'), [userId, userId]));
     if (typeof ref === 'number') q.where('namespaces.id', ref);
     else q.whereRaw('lower(namespaces.full_path) = lower(?)', [ref]);

@@ -84,13 +84,14 @@ async function send(db: Db, hook: Hook, headers: Record<string, string>, body: s
 }
 
 /**
- * Executes one delivery (`WebHookService#execute`): skips a hook that is not executable, POSTs the
+ * Executes one delivery (`WebHookService#execute`): skips a hook that is not executable (unless
+ * `force`d, as a test is), POSTs the
  * payload to the address checked at this moment, logs the attempt and applies auto-disabling
  * (success resets the failure count, a failure backs off). Returns what happened.
  */
-export async function executeDelivery(db: Db, d: Delivery, instanceUrl: string, resolve?: Resolver): Promise<AttemptResult> {
+export async function executeDelivery(db: Db, d: Delivery, instanceUrl: string, resolve?: Resolver, opts: { force?: boolean } = {}): Promise<AttemptResult> {
   const hook = await hookStore.findById(db, d.hookId);
-  if (!hook || !executable(hook)) return { result: 'skipped', status: null, message: null };
+  if (!hook || (!opts.force && !executable(hook))) return { result: 'skipped', status: null, message: null };
   const headers = requestHeaders(hook, d, instanceUrl);
   const started = process.hrtime.bigint();
   let outcome: Outcome;

@@ -2,7 +2,7 @@ import type { GroupScope, ProjectScope } from '@anvil/auth';
 import { prepared } from '@anvil/db';
 import { splitFullPath } from '../namespaces/paths';
 import { readableColumn } from '../groups/group-store';
-import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_SUBTREE_IDS, projectLevelSql } from '../sql';
+import { ACTIVE_MEMBER, Db, groupLevelSql, MEMBER_SUBTREE_IDS, projectLevelSql, projectShareLevelSql, SHARED_PROJECT_IDS } from '../sql';
 
 /**
  * The gateway's hot-path lookups. Each is one indexed query (a prepared statement): by primary
@@ -15,7 +15,7 @@ export async function resolveProject(db: Db, ref: number | string, userId: numbe
   const uid = userId ?? 0;
   const q = db('projects as p')
     .join('namespaces as n', 'n.id', 'p.namespace_id')
-    .select('p.id', 'p.path', 'p.visibility', 'p.namespace_id', 'n.kind', 'n.full_path', db.raw(`GREATEST(${projectLevelSql('p.id')}, ${groupLevelSql('n.traversal_ids')}) AS access_level`, [uid, uid]));
+    .select('p.id', 'p.path', 'p.visibility', 'p.namespace_id', 'n.kind', 'n.full_path', db.raw(`GREATEST(${projectLevelSql('p.id')}, ${groupLevelSql('n.traversal_ids')}, ${projectShareLevelSql('p.id')}) AS access_level`, [uid, uid, uid]));
   if (typeof ref === 'number') q.where('p.id', ref);
   else {
     const { namespace, path } = splitFullPath(ref);
@@ -56,7 +56,7 @@ export async function resolveGroup(db: Db, ref: number | string, userId: number 
 
 /**
  * Ids of the projects `userId` may read: every project for an administrator; else those where
- * the user's level (direct or inherited) is at least `minLevel`, plus, when no level is asked,
+ * the user's level (direct, inherited or through a share) is at least `minLevel`, plus, when no level is asked,
  * public projects and (signed in) internal ones. One statement.
  */
 export async function readableProjectIds(db: Db, userId: number | null, minLevel?: number): Promise<number[]> {
@@ -69,8 +69,9 @@ export async function readableProjectIds(db: Db, userId: number | null, minLevel
     'SELECT p.id FROM projects p WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = ? AND u.admin)',
     `SELECT m.source_id FROM members m WHERE m.user_id = ? AND m.source_type = 'Project' AND m.access_level >= ? AND ${ACTIVE_MEMBER}`,
     `SELECT p.id FROM projects p WHERE p.namespace_id IN (${MEMBER_SUBTREE_IDS})`,
+    SHARED_PROJECT_IDS,
   ];
-  const bindings: unknown[] = [userId, userId, level, userId, level];
+  const bindings: unknown[] = [userId, userId, level, userId, level, userId, level];
   if (!minLevel) parts.push(`SELECT p.id FROM projects p WHERE p.visibility IN ('public', 'internal')`);
   const result = await db.raw(`SELECT id FROM (${parts.join(' UNION ')}) ids ORDER BY id`, bindings as never[]);
   return (result.rows as { id: number }[]).map((r) => Number(r.id));

@@ -1,17 +1,17 @@
 import { Client, EqualityFilter, OrFilter } from 'ldapts';
+import { normalizeDn, parseDn, singleRdnValue } from './dn';
 import type { LdapProvider } from './ldap-provider';
 
-const first = (v: unknown): string | undefined => {
-  const x = Array.isArray(v) ? v[0] : v;
-  return x === undefined ? undefined : String(x);
-};
 const all = (v: unknown): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String));
 
 /**
- * A bound connection to one provider's directory answering what the group sync asks, in login
- * names (the `uid` attribute): who is in a group, who matches a filter, who is a directory user.
+ * A bound connection to one provider's directory answering what the group sync asks, in
+ * normalised DNs (`normalizeDn`), as GitLab's sync proxy answers: who is in a group, who matches
+ * a filter.
  */
 export class LdapDirectory {
+  private readonly dnByUid = new Map<string, string | null>();
+
   private constructor(
     private readonly client: Client,
     private readonly provider: LdapProvider,
@@ -30,46 +30,55 @@ export class LdapDirectory {
   }
 
   /**
-   * The login names of the members of the group entry with `cn` under the group base: DNs of
-   * `member`/`uniqueMember` (groupOfNames, groupOfUniqueNames) read for their uid, else the
-   * `memberUid` values (posixGroup). A missing group has no members.
+   * The member DNs of the group entry with `cn` under the group base: the first of `member`,
+   * `uniqueMember`, `memberOf` present, plus `subMember`; without any, the `memberUid` values
+   * (posixGroup) looked up as users. A missing group has no members.
    */
-  async groupMemberUids(cn: string): Promise<string[]> {
+  async groupMemberDns(cn: string): Promise<string[]> {
     const filter = new EqualityFilter({ attribute: 'cn', value: cn });
-    const { searchEntries } = await this.client.search(this.provider.groupBase, { scope: 'sub', filter, attributes: ['cn', 'member', 'uniqueMember', 'memberUid'] });
+    const attributes = ['cn', 'member', 'uniqueMember', 'memberOf', 'subMember', 'memberUid'];
+    const { searchEntries } = await this.client.search(this.provider.groupBase, { scope: 'sub', filter, attributes });
     const group = searchEntries[0];
     if (!group) return [];
-    const dns = all(group.member).length ? all(group.member) : all(group.uniqueMember);
-    if (!dns.length) return all(group.memberUid);
-    const uids = await Promise.all(dns.map((dn) => this.uidOf(dn)));
-    return uids.filter((u): u is string => !!u);
+    const listed = [group.member, group.uniqueMember, group.memberOf].map(all).find((dns) => dns.length) ?? [];
+    const dns = [...listed, ...all(group.subMember)];
+    if (!dns.length) return this.dnsOfUids(all(group.memberUid));
+    return this.fullDns(dns);
   }
 
-  /** The login names of the users under the base matching an LDAP filter. */
-  async filterUids(filter: string): Promise<string[]> {
-    const { searchEntries } = await this.client.search(this.provider.base, { scope: 'sub', filter, attributes: [this.provider.uidAttribute] });
-    return searchEntries.map((e) => first(e[this.provider.uidAttribute])).filter((u): u is string => !!u);
+  /** The DNs of the entries under the base matching an LDAP filter. */
+  async filterDns(filter: string): Promise<string[]> {
+    const { searchEntries } = await this.client.search(this.provider.base, { scope: 'sub', filter, attributes: ['1.1'] });
+    return searchEntries.map((e) => normalizeDn(e.dn)).filter((d): d is string => !!d);
   }
 
-  /** Which of `uids` are directory users under the base (lower-cased). */
-  async existingUids(uids: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let i = 0; i < uids.length; i += 100) {
-      const filters = uids.slice(i, i + 100).map((value) => new EqualityFilter({ attribute: this.provider.uidAttribute, value }));
-      const { searchEntries } = await this.client.search(this.provider.base, { scope: 'sub', filter: new OrFilter({ filters }), attributes: [this.provider.uidAttribute] });
-      for (const e of searchEntries) for (const u of all(e[this.provider.uidAttribute])) found.add(u.toLowerCase());
+  /**
+   * GitLab's `ensure_full_dns!`: a DN of several RDNs is kept (normalised); a lone
+   * `<uid attribute>=<x>` is looked up as a user; any other lone RDN is kept; a non-DN is dropped.
+   */
+  private async fullDns(dns: string[]): Promise<string[]> {
+    const out: string[] = [];
+    const uids: string[] = [];
+    for (const dn of dns) {
+      const rdns = parseDn(dn);
+      if (!rdns) continue;
+      const uid = rdns.length === 1 ? singleRdnValue(dn, this.provider.uidAttribute) : null;
+      if (uid !== null) uids.push(uid);
+      else out.push(normalizeDn(dn) as string);
     }
-    return found;
+    return [...out, ...(await this.dnsOfUids(uids))];
   }
 
-  /** The login name of the entry `dn`; a `uid=<x>` RDN answers without a lookup when the entry is not readable. */
-  private async uidOf(dn: string): Promise<string | undefined> {
-    const rdn = new RegExp(`^${this.provider.uidAttribute}=([^,+]+)`, 'i').exec(dn)?.[1];
-    try {
-      const { searchEntries } = await this.client.search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: [this.provider.uidAttribute] });
-      return first(searchEntries[0]?.[this.provider.uidAttribute]) ?? rdn;
-    } catch {
-      return rdn;
+  /** The DNs of the users under the base whose uid attribute is one of `uids`, 100 per search. */
+  private async dnsOfUids(uids: string[]): Promise<string[]> {
+    const missing = [...new Set(uids.map((u) => u.toLowerCase()))].filter((u) => !this.dnByUid.has(u));
+    const attr = this.provider.uidAttribute;
+    for (let i = 0; i < missing.length; i += 100) {
+      const filters = missing.slice(i, i + 100).map((value) => new EqualityFilter({ attribute: attr, value }));
+      const { searchEntries } = await this.client.search(this.provider.base, { scope: 'sub', filter: new OrFilter({ filters }), attributes: [attr] });
+      for (const u of missing.slice(i, i + 100)) this.dnByUid.set(u, null);
+      for (const e of searchEntries) for (const u of all(e[attr])) this.dnByUid.set(u.toLowerCase(), normalizeDn(e.dn));
     }
+    return uids.map((u) => this.dnByUid.get(u.toLowerCase())).filter((d): d is string => !!d);
   }
 }

@@ -1,4 +1,5 @@
 import { ACTIVE_MEMBER, Db } from '../sql';
+import { normalizeDn } from './dn';
 
 /** The groups' LDAP sync state (`namespaces.ldap_sync_*`), moved as GitLab's state machine moves it. */
 export const ldapSyncStore = {
@@ -44,10 +45,18 @@ export const ldapSyncStore = {
     return row ? row.traversal_ids : null;
   },
 
-  /** Users (id, lower-cased username) whose username is one of `usernames`, case-insensitively. */
-  async usersByUsername(db: Db, usernames: string[]): Promise<{ id: number; username: string }[]> {
-    if (!usernames.length) return [];
-    return (await db('users').whereRaw('lower(username) = ANY(?)', [usernames.map((u) => u.toLowerCase())]).select('id', db.raw('lower(username) AS username'))) as { id: number; username: string }[];
+  /** Each of `userIds` holding a non-blank identity at `provider` → its `extern_uid` as a normalised DN. */
+  async dnsOfUsers(db: Db, provider: string, userIds: number[]): Promise<Map<number, string>> {
+    if (!userIds.length) return new Map();
+    const rows = (await db('identities').where({ provider }).whereIn('user_id', userIds).whereRaw("btrim(extern_uid) <> ''").select('user_id', 'extern_uid')) as { user_id: number; extern_uid: string }[];
+    return new Map(rows.map((r) => [r.user_id, normalizeDn(r.extern_uid) ?? r.extern_uid.toLowerCase()]));
+  },
+
+  /** The users whose identity at `provider` has one of the normalised `dns` as `extern_uid`, case-insensitively. */
+  async usersByDn(db: Db, provider: string, dns: string[]): Promise<{ id: number; dn: string }[]> {
+    if (!dns.length) return [];
+    const rows = (await db('identities').where({ provider }).whereRaw('lower(extern_uid) = ANY(?)', [dns]).select('user_id', 'extern_uid')) as { user_id: number; extern_uid: string }[];
+    return rows.map((r) => ({ id: r.user_id, dn: normalizeDn(r.extern_uid) ?? r.extern_uid.toLowerCase() }));
   },
 
   /** Each user's highest unexpired level in the ancestors `ancestorIds` (the inherited floor of a subgroup). */

@@ -19,15 +19,12 @@ export async function requestLdapSync(ctx: IdentityContext, groupId: number, act
   });
 }
 
-/** Login name (lower-cased) → the highest `group_access` among the links that include it. */
+/** Normalised member DN → the highest `group_access` among the links that include it. */
 export async function desiredLevels(directory: LdapDirectory, links: LdapGroupLink[]): Promise<Map<string, number>> {
   const levels = new Map<string, number>();
   for (const link of links) {
-    const uids = link.cn ? await directory.groupMemberUids(link.cn) : await directory.filterUids(link.filter as string);
-    for (const uid of uids) {
-      const key = uid.toLowerCase();
-      levels.set(key, Math.max(levels.get(key) ?? 0, link.groupAccess));
-    }
+    const dns = link.cn ? await directory.groupMemberDns(link.cn) : await directory.filterDns(link.filter as string);
+    for (const dn of dns) levels.set(dn, Math.max(levels.get(dn) ?? 0, link.groupAccess));
   }
   return levels;
 }
@@ -39,7 +36,7 @@ async function syncWithProvider(ctx: IdentityContext, groupId: number, traversal
   const directory = await LdapDirectory.open(provider);
   try {
     const desired = await desiredLevels(directory, links);
-    await applyMembership(ctx, { groupId, ancestorIds: traversalIds.slice(0, -1) }, desired, directory);
+    await applyMembership(ctx, { groupId, ancestorIds: traversalIds.slice(0, -1), provider: provider.name }, desired);
   } finally {
     await directory.close();
   }

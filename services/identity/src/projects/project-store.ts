@@ -1,20 +1,33 @@
 import type { Knex } from 'knex';
 import { prepared } from '@anvil/db';
-import { Db, groupLevelSql, projectLevelSql } from '../sql';
+import { Db, groupLevelSql, projectLevelSql, projectShareLevelSql } from '../sql';
 import { Project, ProjectRow, toProject } from './project';
 import type { ProjectSettings } from './project-settings';
 
 /** The columns of `projects` (listed, never `*`: the reads are prepared statements). */
 export const PROJECT_COLUMNS = ['id', 'name', 'path', 'namespace_id', 'description', 'visibility', 'archived', 'creator_id', 'default_branch', 'topics', 'star_count', 'forks_count', 'settings', 'created_at', 'updated_at', 'last_activity_at'];
 
+const SHARED_WITH_JSON = `json_agg(json_build_object('group_id', g.id, 'group_name', g.name, 'group_full_path', g.full_path, 'group_access', l.group_access, 'expires_at', l.expires_at) ORDER BY l.id)
+  FROM project_group_links l JOIN namespaces g ON g.id = l.group_id WHERE l.project_id = p.id`;
+/** The groups the project `p` is shared with that user `?` (bound twice) may read (GitLab's `visible_group_links`), as JSON, or null. */
+const SHARED_WITH_VISIBLE = `(SELECT ${SHARED_WITH_JSON} AND (g.visibility <> 'private' OR ${groupLevelSql('g.traversal_ids')} > 0 OR EXISTS (SELECT 1 FROM users u WHERE u.id = ? AND u.admin)))`;
+/** The public groups the project `p` is shared with (what an anonymous caller sees), as JSON, or null. */
+const SHARED_WITH_PUBLIC = `(SELECT ${SHARED_WITH_JSON} AND g.visibility = 'public')`;
+
 /**
  * Projects joined with namespace, personal owner and `userId`'s direct and inherited levels, in
- * one query (the level subqueries use the members index; no per-row round trips).
+ * one query (the level subqueries use the members index; no per-row round trips), with the
+ * groups each is shared with (the links index; null for a project shared with none).
  */
 export function projectSelect(db: Db, userId: number | null): Knex.QueryBuilder {
   const levels = userId
-    ? [db.raw(`${projectLevelSql('p.id')} AS project_access`, [userId]), db.raw(`${groupLevelSql('n.traversal_ids')} AS group_access`, [userId])]
-    : [db.raw('0 AS project_access'), db.raw('0 AS group_access')];
+    ? [
+        db.raw(`${projectLevelSql('p.id')} AS project_access`, [userId]),
+        db.raw(`${groupLevelSql('n.traversal_ids')} AS group_access`, [userId]),
+        db.raw(`${projectShareLevelSql('p.id')} AS share_access`, [userId]),
+        db.raw(`${SHARED_WITH_VISIBLE} AS shared_with`, [userId, userId]),
+      ]
+    : [db.raw('0 AS project_access'), db.raw('0 AS group_access'), db.raw('0 AS share_access'), db.raw(`${SHARED_WITH_PUBLIC} AS shared_with`)];
   // a LEFT JOIN, though every project has its namespace (foreign key): Postgres removes a left
   // join to a unique key that nothing reads, so list counts built from this query skip both joins
   return db('projects as p')
@@ -62,6 +75,12 @@ export const projectStore = {
   /** One project by id or full path with `userId`'s levels, or null (one prepared statement). */
   async find(db: Db, ref: number | { namespace: string; path: string }, userId: number | null): Promise<Project | null> {
     const row = (await prepared(whereRef(projectSelect(db, userId), ref).first(), 'identity')) as ProjectRow | undefined;
+    return row ? toProject(row) : null;
+  },
+
+  /** The oldest project directly in a namespace, or null. */
+  async firstIn(db: Db, namespaceId: number): Promise<Project | null> {
+    const row = (await projectSelect(db, null).where('p.namespace_id', namespaceId).orderBy('p.id').first()) as ProjectRow | undefined;
     return row ? toProject(row) : null;
   },
 

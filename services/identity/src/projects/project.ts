@@ -34,6 +34,9 @@ export interface ProjectRow {
   owner_state: 'active' | 'blocked' | null;
   project_access: number;
   group_access: number;
+  share_access?: number;
+  /** The visible groups the project is shared with (JSON of the select), or null. */
+  shared_with?: { group_id: number; group_name: string; group_full_path: string; group_access: number; expires_at: string | null }[] | null;
 }
 
 /** The namespace of a project, as far as projects need it. */
@@ -61,8 +64,10 @@ export interface Project {
   namespace: ProjectNamespace;
   /** The user owning the personal namespace (null for a group project). */
   owner: { id: number; username: string; name: string; state: 'active' | 'blocked' } | null;
-  /** The caller's direct project level and highest group level (0 for none). */
-  access: { project: number; group: number };
+  /** The caller's direct project level, highest group level and highest level through a share of the project (0 for none). */
+  access: { project: number; group: number; share: number };
+  /** The groups the project is shared with that the caller may read. */
+  sharedWithGroups: SharedWithGroup[];
 }
 
 /** The owning group of a project (null for a personal project). */
@@ -70,9 +75,19 @@ export function groupIdOf(p: Project): number | null {
   return p.namespace.kind === 'group' ? p.namespace.id : null;
 }
 
-/** The caller's effective level: the higher of direct and inherited membership. */
+/** The caller's effective level: the highest of direct and inherited membership and of a share. */
 export function effectiveLevel(p: Project): number {
-  return Math.max(p.access.project, p.access.group);
+  return Math.max(p.access.project, p.access.group, p.access.share);
+}
+
+/** One group a project is shared with (GitLab's `SharedGroupWithProject`). */
+export interface SharedWithGroup {
+  groupId: number;
+  groupName: string;
+  groupFullPath: string;
+  groupAccess: number;
+  /** `YYYY-MM-DD` or null. */
+  expiresAt: string | null;
 }
 
 /** Maps a joined project row to a Project. */
@@ -112,6 +127,7 @@ export function toProject(row: ProjectRow): Project {
       row.ns_kind === 'user' && row.ns_owner_id && row.owner_username
         ? { id: row.ns_owner_id, username: row.owner_username, name: row.owner_name ?? row.owner_username, state: row.owner_state ?? 'active' }
         : null,
-    access: { project: Number(row.project_access ?? 0), group: Number(row.group_access ?? 0) },
+    access: { project: Number(row.project_access ?? 0), group: Number(row.group_access ?? 0), share: Number(row.share_access ?? 0) },
+    sharedWithGroups: (row.shared_with ?? []).map((l) => ({ groupId: l.group_id, groupName: l.group_name, groupFullPath: l.group_full_path, groupAccess: l.group_access, expiresAt: l.expires_at })),
   };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
 import { prepared } from '@anvil/db';
-import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, similaritySql } from '../sql';
+import { ACTIVE_MEMBER, contains, Db, MEMBER_SUBTREE_IDS, SHARED_PROJECT_IDS, similaritySql } from '../sql';
 import type { ProjectRow } from './project';
 import { projectSelect } from './project-store';
 
@@ -26,10 +26,15 @@ export interface ProjectsParams {
   sort?: 'asc' | 'desc';
 }
 
-/** Restricts projects (alias `p`, namespace `n`) to a group, optionally with its subgroups. */
+/**
+ * Restricts projects (alias `p`, namespace `n`) to a group, optionally with its subgroups and the
+ * projects shared with it (`withShared`), or to the projects shared with it alone (`onlyShared`).
+ */
 export interface GroupScopeFilter {
   groupId: number;
   includeSubgroups: boolean;
+  withShared?: boolean;
+  onlyShared?: boolean;
 }
 
 /** The level a private project feature needs (GitLab's `ProjectFeature.required_minimum_access_level`). */
@@ -45,9 +50,12 @@ const directProjectIds = (level: number) => `p.id = ANY(ARRAY(SELECT m.source_id
  */
 const inMemberGroups = `p.namespace_id = ANY(ARRAY(${MEMBER_SUBTREE_IDS}))`;
 
+/** Projects shared with a group user `?` is a member of, at level `?` or above (the lower of membership and share). */
+const sharedWithMember = `p.id = ANY(ARRAY(${SHARED_PROJECT_IDS}))`;
+
 /**
  * Builds a project list for `actor`: anonymous callers see public projects, signed-in users
- * public, internal and the ones they are members of (directly or through a group), administrators
+ * public, internal and the ones they are members of (directly, through a group or a share), administrators
  * everything. Each `by*` step leaves the query unchanged when its param is absent.
  */
 export class ProjectsFinder {
@@ -80,7 +88,7 @@ export class ProjectsFinder {
 
   private memberOf(q: Knex.QueryBuilder, level: number) {
     const id = (this.actor as Actor).id;
-    q.where((w) => w.whereRaw(directProjectIds(level), [id]).orWhereRaw(inMemberGroups, [id, level]));
+    q.where((w) => w.whereRaw(directProjectIds(level), [id]).orWhereRaw(inMemberGroups, [id, level]).orWhereRaw(sharedWithMember, [id, level]));
   }
 
   private byVisibleTo(q: Knex.QueryBuilder) {
@@ -91,9 +99,15 @@ export class ProjectsFinder {
   }
 
   private byGroup(q: Knex.QueryBuilder) {
-    if (!this.group) return;
-    if (this.group.includeSubgroups) q.whereRaw('p.namespace_id IN (SELECT sn.id FROM namespaces sn WHERE sn.traversal_ids @> ARRAY[?]::integer[])', [this.group.groupId]);
-    else q.where('p.namespace_id', this.group.groupId);
+    const g = this.group;
+    if (!g) return;
+    const shared = 'p.id IN (SELECT l.project_id FROM project_group_links l WHERE l.group_id = ?)';
+    if (g.onlyShared) return void q.whereRaw(shared, [g.groupId]);
+    q.where((w) => {
+      if (g.includeSubgroups) w.whereRaw('p.namespace_id IN (SELECT sn.id FROM namespaces sn WHERE sn.traversal_ids @> ARRAY[?]::integer[])', [g.groupId]);
+      else w.where('p.namespace_id', g.groupId);
+      if (g.withShared) w.orWhereRaw(shared, [g.groupId]);
+    });
   }
 
   private byMembership(q: Knex.QueryBuilder) {

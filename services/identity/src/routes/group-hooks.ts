@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { checkUnmodifiedSince, ctx, NotFoundError, p, paginate, params, ParamError, TooManyRequestsError } from '@anvil/http';
+import { checkUnmodifiedSince, ctx, HttpError, p, paginate, params, ParamError, TooManyRequestsError } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toGroupHook } from '../entities/group-hook';
 import { toWebHookLog } from '../entities/web-hook-log';
@@ -8,9 +8,10 @@ import { EVENT_FLAGS, Hook, HookRow, toHook } from '../hooks/hook';
 import { HookLogRow, hookLogStore, StatusFilter } from '../hooks/hook-log-store';
 import { createHook, HookInput, HookMap, resendDelivery, setHookEntry, unsetHookEntry, updateHook } from '../hooks/hook-service';
 import { hookStore } from '../hooks/hook-store';
+import { TEST_TRIGGERS, TestTrigger, testHook } from '../hooks/test-hook';
 import { Level, requireLevel } from '../policy';
 import { defined, numericParam } from './helpers';
-import { loadGroup } from './loaders';
+import { loadCurrentUser, loadGroup } from './loaders';
 
 const pairs = () => p.array(p.hash({ key: p.string().required(), value: p.string().required() }));
 const attributes = {
@@ -46,12 +47,12 @@ async function ownedGroup(ictx: IdentityContext, req: Request): Promise<Group> {
 
 async function loadHook(ictx: IdentityContext, req: Request, group: Group): Promise<Hook> {
   const hook = await hookStore.find(ictx.db, group.id, numericParam(req, 'hook_id'));
-  if (!hook) throw new NotFoundError();
+  if (!hook) throw new HttpError(404, { message: '404 Not found' });
   return hook;
 }
 
-/** GitLab's `web_hook_event_resend` limit: 5 a minute per group and user (this instance's count). */
-function resendLimiter(limit = 5, windowMs = 60_000): (key: string) => void {
+/** GitLab's `web_hook_test` and `web_hook_event_resend` limits: 5 a minute per group and user (this instance's count). */
+function perMinuteLimiter(limit = 5, windowMs = 60_000): (key: string) => void {
   const seen = new Map<string, number[]>();
   return (key) => {
     const now = Date.now();
@@ -61,9 +62,10 @@ function resendLimiter(limit = 5, windowMs = 60_000): (key: string) => void {
   };
 }
 
-/** Group hooks (Owners): list, read, create, change, delete, their URL variables and custom headers, and recent deliveries. */
+/** Group hooks (Owners): list, read, create, change, delete, test, their URL variables and custom headers, and recent deliveries. */
 export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
-  const throttleResend = resendLimiter();
+  const throttleResend = perMinuteLimiter();
+  const throttleTest = perMinuteLimiter();
   // GET /groups/:id/hooks
   router.get('/groups/:id/hooks', async (req, res) => {
     const group = await ownedGroup(ictx, req);
@@ -112,6 +114,18 @@ export function groupHooksRoutes(router: Router, ictx: IdentityContext): void {
     const { items, headers } = await paginate<HookLogRow>(req, hookLogStore.recentQuery(ictx.db, hook.id, statuses));
     res.set(headers);
     res.json(items.map(toWebHookLog));
+  });
+
+  // POST /groups/:id/hooks/:hook_id/test/:trigger
+  router.post('/groups/:id/hooks/:hook_id/test/:trigger', async (req, res) => {
+    const group = await ownedGroup(ictx, req);
+    const hook = await loadHook(ictx, req, group);
+    const trigger = String(req.params.trigger);
+    if (!Object.hasOwn(TEST_TRIGGERS, trigger)) throw new ParamError('trigger does not have a valid value');
+    const user = await loadCurrentUser(ictx, req);
+    throttleTest(`${group.id}:${user.id}`);
+    await testHook(ictx, hook, group.id, trigger as TestTrigger, user);
+    res.status(201).json({ message: '201 Created' });
   });
 
   // POST /groups/:id/hooks/:hook_id/events/:hook_log_id/resend

@@ -1,11 +1,14 @@
 import type { Router } from 'express';
-import type { Request } from 'express';
-import { ctx, HttpError, p, paginateArray, params } from '@anvil/http';
+import { ctx, p, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toGroupDetail } from '../entities/group';
+import { toBasicProjectDetails, toProjectEntity } from '../entities/project';
 import { shareGroup, unshareGroup, visibleInvitedGroups } from '../groups/group-share-service';
 import { groupStore } from '../groups/group-store';
 import { visibleOr404, requireUser } from '../policy';
+import { ProjectRow, toProject } from '../projects/project';
+import { ProjectsFinder } from '../projects/projects-finder';
+import { integerPathParam } from './helpers';
 import { loadGroup } from './loaders';
 import { projectListParams } from './projects';
 
@@ -18,13 +21,6 @@ const shareParams = params({
 // the shared list declares neither `topic` nor `owned`
 const { topic: _topic, owned: _owned, ...sharedProjectsShape } = projectListParams;
 const sharedProjectsParams = params(sharedProjectsShape);
-
-/** A path param declared Integer: anything else is Grape's 400 `<name> is invalid`. */
-function integerPathParam(req: Request, name: string): number {
-  const raw = String(req.params[name] ?? '');
-  if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, { error: `${name} is invalid` });
-  return Number(raw);
-}
 
 /** Group sharing routes: share a group with another group, unshare it, and the projects shared with a group. */
 export function groupShareRoutes(router: Router, ictx: IdentityContext): void {
@@ -50,10 +46,12 @@ export function groupShareRoutes(router: Router, ictx: IdentityContext): void {
 
   // GET /groups/:id/projects/shared
   router.get('/groups/:id/projects/shared', async (req, res) => {
-    await loadGroup(ictx, req);
-    sharedProjectsParams.parse(req);
-    const page = paginateArray(req, []);
-    res.set(page.headers);
-    res.json(page.items);
+    const c = ctx(req);
+    const group = await loadGroup(ictx, req);
+    const input = sharedProjectsParams.parse(req);
+    const finder = new ProjectsFinder(ictx.db, c.user, input, { groupId: group.id, includeSubgroups: false, onlyShared: true });
+    const { items, headers } = await paginate<ProjectRow>(req, finder.execute());
+    res.set(headers);
+    res.json(items.map(toProject).map((pr) => (input.simple ? toBasicProjectDetails(pr, c.base) : toProjectEntity(pr, c.base))));
   });
 }

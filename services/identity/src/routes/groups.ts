@@ -10,7 +10,7 @@ import { Group, groupStore } from '../groups/group-store';
 import type { GroupSettings } from '../namespaces/namespace';
 import { Level, requireLevel, requireUser, visibleOr404 } from '../policy';
 import { Project, ProjectRow, toProject } from '../projects/project';
-import { ProjectsFinder } from '../projects/projects-finder';
+import { GroupScopeFilter, ProjectsFinder } from '../projects/projects-finder';
 import { userStore } from '../users/user-store';
 import { defined } from './helpers';
 import { listGroups } from './group-list';
@@ -58,8 +58,11 @@ async function authorizeCreate(ictx: IdentityContext, actor: Actor, parentId: nu
   return parent;
 }
 
-async function groupProjects(ictx: IdentityContext, actor: Actor | null, group: Group): Promise<Project[]> {
-  return (await new ProjectsFinder(ictx.db, actor, {}, { groupId: group.id, includeSubgroups: false }).first(100)).map(toProject);
+/** The first 100 projects of the group and the first 100 shared with it (what `GET /groups/:id` embeds; no query for the latter when none is). */
+async function groupProjects(ictx: IdentityContext, actor: Actor | null, group: Group): Promise<{ own: Project[]; shared: Project[] }> {
+  const list = async (scope: GroupScopeFilter) => (await new ProjectsFinder(ictx.db, actor, {}, scope).first(100)).map(toProject);
+  const own = await list({ groupId: group.id, includeSubgroups: false });
+  return { own, shared: group.hasSharedProjects ? await list({ groupId: group.id, includeSubgroups: false, onlyShared: true }) : [] };
 }
 
 /** Groups routes: create, list, read, update, delete, subgroups, descendant groups, projects. */
@@ -82,8 +85,9 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
     const c = ctx(req);
     const group = await loadGroup(ictx, req);
     const { with_projects } = showParams.parse(req);
-    const projects = with_projects ? (await groupProjects(ictx, c.user, group)).map((p) => toProjectEntity(p, c.base)) : null;
-    res.json(toGroupDetail(group, c.base, projects, await visibleInvitedGroups(ictx, c.user, group)));
+    const projects = with_projects ? await groupProjects(ictx, c.user, group) : null;
+    const entities = (list: Project[]) => list.map((p) => toProjectEntity(p, c.base));
+    res.json(toGroupDetail(group, c.base, projects && entities(projects.own), await visibleInvitedGroups(ictx, c.user, group), projects ? entities(projects.shared) : []));
   });
 
   // PUT /groups/:id
@@ -115,7 +119,7 @@ export function groupsRoutes(router: Router, ictx: IdentityContext): void {
     const c = ctx(req);
     const group = await loadGroup(ictx, req);
     const input = projectsParams.parse(req);
-    const finder = new ProjectsFinder(ictx.db, c.user, input, { groupId: group.id, includeSubgroups: !!input.include_subgroups });
+    const finder = new ProjectsFinder(ictx.db, c.user, input, { groupId: group.id, includeSubgroups: !!input.include_subgroups, withShared: input.with_shared ?? true });
     const { items, headers } = await paginate<ProjectRow>(req, finder.execute());
     res.set(headers);
     const projects = items.map(toProject);

@@ -8,6 +8,13 @@ export function numericParam(req: Request, name: string): number {
   return Number(raw);
 }
 
+/** A path param declared Integer: anything else is Grape's 400 `<name> is invalid`. */
+export function integerPathParam(req: Request, name: string): number {
+  const raw = String(req.params[name] ?? '');
+  if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, { error: `${name} is invalid` });
+  return Number(raw);
+}
+
 /** `:id` of a project or group route: a numeric id or a (decoded) full path. */
 export function idOrPath(req: Request): number | string {
   const raw = String(req.params.id ?? '');

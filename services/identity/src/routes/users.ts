@@ -109,7 +109,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
       page = await keysetPaginate<UserRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
     } else {
-      page = await paginate<UserRow>(req, finder.execute());
+      page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery() });
     }
     res.set(page.headers).json(await renderList(ictx, c.user, c.base, page.items.map(toUser), !!input.with_custom_attributes));
   });

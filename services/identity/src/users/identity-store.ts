@@ -1,5 +1,6 @@
 import { ValidationError } from '@anvil/http';
 import { isUniqueViolation } from '@anvil/db';
+import { normalizeDn } from '../ldap/dn';
 import type { Db } from '../sql';
 
 /** An external identity of a user (`extern_uid` at `provider`). */
@@ -18,6 +19,11 @@ interface IdentityRow {
 
 const INVALID = { identities: ['is invalid'] };
 
+/** GitLab's `Identity.normalize_uid`: an LDAP provider's `extern_uid` is kept as a normalised DN (a non-DN as given). */
+export function normalizeUid(provider: string, uid: string): string {
+  return provider.startsWith('ldap') ? (normalizeDn(uid) ?? uid) : uid;
+}
+
 /** Reads and writes `identities`. */
 export const identityStore = {
   /** The identities of each of `userIds` (oldest first); users without any map to []. */
@@ -30,10 +36,11 @@ export const identityStore = {
   },
 
   /**
-   * Sets the user's identity at `provider` (one per provider): updates its `extern_uid` or adds it.
+   * Sets the user's identity at `provider` (one per provider): updates its `extern_uid` (normalised) or adds it.
    * An `extern_uid` another user holds at that provider is GitLab's `identities is invalid` (400).
    */
-  async set(db: Db, userId: number, provider: string, externUid: string): Promise<void> {
+  async set(db: Db, userId: number, provider: string, uid: string): Promise<void> {
+    const externUid = normalizeUid(provider, uid);
     try {
       await db.transaction(async (trx) => {
         const n = await trx('identities').where({ user_id: userId, provider }).update({ extern_uid: externUid, updated_at: trx.fn.now() });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
 import { contains, Db } from '../sql';
 import { userSelect } from './user-store';
+import { normalizeUid } from './identity-store';
 
 /** `GET /users` filters (booleans act only when true, as GitLab's). */
 export interface UsersParams {
@@ -50,7 +51,18 @@ export class UsersFinder {
 
   /** The ordered query (not yet paginated). */
   execute(): Knex.QueryBuilder {
-    const q = userSelect(this.db);
+    return this.ordered(this.filtered(userSelect(this.db)));
+  }
+
+  /**
+   * The same rows for counting, without the personal namespace join (which Postgres cannot drop:
+   * its unique index is partial), unless `without_projects` reads it.
+   */
+  countQuery(): Knex.QueryBuilder {
+    return this.filtered(this.admin && this.params.without_projects ? userSelect(this.db) : this.db('users'));
+  }
+
+  private filtered(q: Knex.QueryBuilder): Knex.QueryBuilder {
     this.byUsername(q);
     this.bySearch(q);
     this.byState(q);
@@ -60,7 +72,7 @@ export class UsersFinder {
     this.byTwoFactor(q);
     this.byProjects(q);
     this.byCustomAttributes(q);
-    return this.ordered(q);
+    return q;
   }
 
   /** The sort direction of the list (keyset pagination follows it). */
@@ -100,7 +112,7 @@ export class UsersFinder {
   private byIdentity(q: Knex.QueryBuilder) {
     const { extern_uid: uid, provider } = this.params;
     if (!this.admin || !uid || !provider) return;
-    q.whereExists((e) => e.select(this.db.raw('1')).from('identities as i').whereRaw('i.user_id = users.id AND i.provider = ? AND lower(i.extern_uid) = lower(?)', [provider, uid]));
+    q.whereExists((e) => e.select(this.db.raw('1')).from('identities as i').whereRaw('i.user_id = users.id AND i.provider = ? AND lower(i.extern_uid) = lower(?)', [provider, normalizeUid(provider, uid)]));
   }
 
   /** Two-factor authentication is not offered, so nobody has it enabled. */

@@ -147,3 +147,23 @@ describe('notes_create rate limit (NOTES_CREATE_LIMIT)', () => {
     await w.on(w.guest).get(w.notes(made.ref)).expect(200);
   });
 });
+
+describe('notes_create rate limit from the instance setting (identity.settings.updated)', () => {
+  let w: NotesWorld;
+  beforeAll(async () => {
+    w = await notesWorld('issues');
+  });
+  afterAll(() => w?.svc.stop());
+
+  const setLimit = (limit: number) => w.world.publish('identity.settings.updated', { settings: { notes_create_limit: limit }, changes: ['notes_create_limit'], actor_id: w.admin.id });
+
+  it('applies a changed limit without a restart, and lifts it again with 0', async () => {
+    const made = await w.make();
+    for (let i = 0; i < 3; i++) await w.on(w.guest).post(w.notes(made.ref)).send({ body: `free ${i}` }).expect(201);
+    await setLimit(1);
+    await w.on(w.reporter).post(w.notes(made.ref)).send({ body: 'first' }).expect(201);
+    await w.on(w.reporter).post(w.notes(made.ref)).send({ body: 'second' }).expect(429);
+    await setLimit(0);
+    await w.on(w.reporter).post(w.notes(made.ref)).send({ body: 'third' }).expect(201);
+  });
+});
