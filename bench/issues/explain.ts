@@ -23,18 +23,27 @@ async function main(): Promise<void> {
     ['group not', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, labels: ['bug'], not: { labels: ['label-1'] }, orderBy: 'updated_at' }],
     ['global', { kind: 'none' }, { scope: 'all', nonArchived: true }],
   ];
+  const filtered: [string, IssueFilters][] = [
+    ['labels', { state: 'opened', labels: ['label-3'] }],
+    ['assignee', { state: 'opened', assigneeUsername: ['bench-u2'] }],
+    ['milestone', { state: 'opened', milestone: 'm3' }],
+    ['not', { labels: ['bug'], not: { labels: ['label-1'] }, orderBy: 'updated_at' }],
+  ];
+  cases.push(['project not', { kind: 'project', projectId: Number(pid), level: 20 }, filtered[3][1]]);
+  cases.push(['group milestone', { kind: 'group', groupId: Number(gid) }, { nonArchived: true, ...filtered[2][1] }]);
+  for (const [name, f] of filtered) cases.push([`global ${name}`, { kind: 'none' }, { scope: 'all', nonArchived: true, ...f }]);
   const only = process.env.ONLY;
   const explain = async (name: string, kind: string, sql: string) => {
     const r = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
     const lines = r.rows.map((x: Record<string, string>) => x['QUERY PLAN']);
-    console.log(`\n### ${name} — ${kind}\n${process.env.FULL ? lines.join('\n') : lines.filter((l: string) => /Scan|Join|Execution|Loop|Sort|Limit|Hash|Heap Fetches/.test(l)).slice(0, 14).join('\n')}`);
+    console.log(`\n### ${name} — ${kind}\n${process.env.FULL ? lines.join('\n') : lines.filter((l: string) => /Scan on (issues|issue_filter_keys|notes)|Scan using|Execution|Planning|Limit|Heap Fetches|Sort/.test(l) && !/never executed|memberships|groups|group_links/.test(l)).slice(0, 14).join('\n')}`);
   };
   for (const [name, parent, f] of cases) {
     if (only && !name.startsWith(only)) continue;
     const finder = new IssueFinder(db, viewer, parent, { orderBy: 'created_at', sort: 'desc', ...f });
     await finder.resolveNames();
     const page = finder.execute().limit(21).toString();
-    const count = db.queryBuilder().count({ n: '*' }).from(finder.filtered().clearSelect().select(db.raw('1')).limit(10001).as('c')).toString();
+    const count = db.queryBuilder().count({ n: '*' }).from(finder.countable().query.select(db.raw('1')).limit(10001).as('c')).toString();
     for (const [kind, sql] of [['page', page], ['count', count]]) await explain(name, kind, sql);
   }
   if (!only || only.startsWith('notes')) {

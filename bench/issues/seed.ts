@@ -60,7 +60,7 @@ SELECT :pid, g,
 FROM generate_series(1, :n) g, LATERAL (SELECT now() - (:n - g) * interval '1 minute' - :offset * interval '1 second' AS ts) t`;
 
 /** What the seed writes, vacuumed and analysed afterwards (so index-only scans skip the heap). */
-const SEEDED_TABLES = ['issues', 'issue_labels', 'issue_assignees', 'labels', 'milestones', 'notes', 'internal_ids', 'projects', 'users', 'memberships'];
+const SEEDED_TABLES = ['issues', 'issue_labels', 'issue_assignees', 'issue_filter_keys', 'labels', 'milestones', 'notes', 'internal_ids', 'projects', 'users', 'memberships'];
 
 const NOTES_SQL = `
 INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at)

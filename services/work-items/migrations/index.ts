@@ -10,6 +10,7 @@ import * as extendNotes from './20261125000200_extend_notes';
 import * as listIndexes from './20261125000300_list_indexes';
 import * as filteredListIndexes from './20261125000400_filtered_list_indexes';
 import * as createGroupLinks from './20261125000500_create_group_links';
+import * as issueFilterIndexes from './20261126000100_issue_filter_indexes';
 import * as alertIncidents from './20261126000300_alert_incidents';
 
 /** This service's migrations, in order. */
@@ -25,5 +26,6 @@ export const migrations: Migration[] = [
   { name: '20261125000300_list_indexes', ...listIndexes },
   { name: '20261125000400_filtered_list_indexes', ...filteredListIndexes },
   { name: '20261125000500_create_group_links', ...createGroupLinks },
+  { name: '20261126000100_issue_filter_indexes', ...issueFilterIndexes },
   { name: '20261126000300_alert_incidents', ...alertIncidents },
 ];

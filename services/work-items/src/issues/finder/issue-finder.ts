@@ -5,6 +5,7 @@ import { IssueFilters, isAny, isNone } from './filters';
 import { negatedFilters } from './negations';
 import { labelIdsTitled, positiveFilters } from './positive';
 import { applyOrder } from './sort';
+import { filterKey } from './filter-keys';
 import type { FinderParent, FinderScope, ResolvedNames } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
@@ -44,14 +45,15 @@ export class IssueFinder {
     const users = (this.filters.assigneeUsername ?? []).filter(named).map((u) => u.toLowerCase());
     if (!titles.length && !users.length) return;
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
-    const ids = labelIdsTitled(s, true, 'title, id');
+    const ids = labelIdsTitled(s, true, 'title, id, project_id');
     const [labelRows, userRows] = await Promise.all([
-      titles.length ? this.knex.raw(ids.sql, [titles, ...ids.bindings]).then((r) => r.rows as { title: string; id: number }[]) : [],
+      titles.length ? this.knex.raw(ids.sql, [titles, ...ids.bindings]).then((r) => r.rows as { title: string; id: number; project_id: number | null }[]) : [],
       users.length ? this.knex('users').whereRaw('lower(username) = ANY(?)', [users]).where('deleted', false).select('id', 'username') : [],
     ]);
     const labels = new Map<string, number[]>(titles.map((t) => [t, []]));
     for (const l of labelRows) labels.get(l.title)?.push(l.id);
-    this.names = { labels, users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
+    const projectLabelIds = new Set(labelRows.filter((l) => l.project_id !== null).map((l) => l.id));
+    this.names = { labels, projectLabelIds, users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
   }
 
   /**
@@ -64,11 +66,28 @@ export class IssueFinder {
 
   /** The filtered issues, unordered (for counts). */
   filtered(): Knex.QueryBuilder {
+    return this.applyFilters(this.base('issues as i'));
+  }
+
+  private applyFilters(q: Knex.QueryBuilder): Knex.QueryBuilder {
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today, names: this.names };
-    const q = this.base();
     for (const step of positiveFilters) step(q, this.filters, s);
     for (const step of negatedFilters) step(q, this.filters, s);
     return q;
+  }
+
+  /**
+   * The filtered issues as a count reads them (`id` and the columns the filters test only): when a
+   * filter names a label or an assignee and every other filter reads columns `issue_filter_keys`
+   * copies, from that key's rows (`keyed`: an index-only scan over the matches, keyed by label or
+   * assignee, project, state and creation time, whose plan does not depend on the values), else
+   * `filtered()`.
+   */
+  countable(): { query: Knex.QueryBuilder; keyed: boolean } {
+    const key = filterKey(this.filters, this.viewer, this.names);
+    if (!key) return { query: this.filtered(), keyed: false };
+    const q = this.base('issue_filter_keys as i').where('i.kind', key.kind).whereRaw('i.key_id = ANY(?::int[])', [key.ids]);
+    return { query: this.applyFilters(q), keyed: true };
   }
 
   /** The filtered issues, selected as `IssueRow`s and ordered. */
@@ -89,15 +108,15 @@ export class IssueFinder {
     return counts;
   }
 
-  private base(): Knex.QueryBuilder {
+  private base(from: string): Knex.QueryBuilder {
     const { knex, viewer, parent } = this;
     if (parent.kind === 'project') {
-      const q = knex('issues as i').where('i.project_id', parent.projectId);
+      const q = knex(from).where('i.project_id', parent.projectId);
       const hidden = confidentialVisible(knex, viewer, 'i', 'p', parent.level);
       if (hidden) q.whereRaw('?', [hidden]);
       return q;
     }
-    const q = knex('issues as i').join('projects as p', 'p.id', 'i.project_id').where('p.deleted', false);
+    const q = knex(from).join('projects as p', 'p.id', 'i.project_id').where('p.deleted', false);
     if (parent.kind === 'group') q.whereRaw('p.group_traversal_ids @> ARRAY[?]::int[]', [parent.groupId]);
     q.whereRaw('?', [readableProjects(knex, viewer, 'p')]);
     const hidden = confidentialVisible(knex, viewer, 'i', 'p');

@@ -9,7 +9,8 @@ import type { IssueFinder } from './issue-finder';
  * Offset pagination of a finder with GitLab's headers: the names the filters use are looked up
  * first (`resolveNames`); the page is one statement (prepared, unless the finder plans per
  * request); the total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself
- * shows it (a short page) and otherwise is one more statement of the same kind.
+ * shows it (a short page) and otherwise is one more statement, prepared when it reads the filter
+ * keys (`IssueFinder.countable`).
  */
 export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
@@ -20,8 +21,9 @@ export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder
   let total: number;
   if (!hasNext && (rows.length > 0 || page === 1)) total = offset + rows.length;
   else {
-    const q = db.queryBuilder().count({ n: '*' }).from(finder.filtered().select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
-    total = Number((await run<{ n: string }>(q))[0].n);
+    const counted = finder.countable();
+    const q = db.queryBuilder().count({ n: '*' }).from(counted.query.select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
+    total = Number((await (counted.keyed ? queryPrepared<{ n: string }>(db, q) : run<{ n: string }>(q)))[0].n);
   }
   return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }

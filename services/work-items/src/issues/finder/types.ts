@@ -22,6 +22,8 @@ export interface FinderScope {
 /** The ids of the label titles (as `labelIdsTitled` finds them) and assignee usernames (lower-cased) a list filters on. */
 export interface ResolvedNames {
   labels: Map<string, number[]>;
+  /** The ids among `labels` that are project labels (not group labels). */
+  projectLabelIds: Set<number>;
   users: Map<string, number>;
 }
 
