@@ -137,7 +137,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     db,
     bus,
     storage,
-    verifier: new ContextVerifier(publicKey),
+    verifier: new ContextVerifier(publicKey, def.name),
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     internalToken,
     log,
