@@ -187,4 +187,6 @@ export const serviceSchema = {
   QUEUE_PREFIX: str(''),
   /** The topic exchange events travel on. */
   EVENTS_EXCHANGE: str('anvil.events'),
+  /** How long published outbox rows and applied inbox rows are kept before the hourly prune deletes them. */
+  EVENTS_RETENTION_HOURS: int(168, 1),
 };
