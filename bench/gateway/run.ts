@@ -121,7 +121,7 @@ async function main(): Promise<void> {
         const t = all[name];
         if (!t) throw new Error(`unknown target ${name} (tiny, identity)`);
         const signed = new ContextSigner(keys.privateKey).sign({
-          rid: 'bench', m: 'GET', p: t.path, base: fleet.url, exp: Date.now() + 3_600_000,
+          rid: 'bench', m: 'GET', p: t.path, aud: name === 'tiny' ? 'pipelines' : name, base: fleet.url, exp: Date.now() + 3_600_000,
           user: { id: user.id, username: user.username, name: user.name, admin: false, state: 'active' }, scopes: ['api'], auth: 'pat', project: scope ?? undefined,
         });
         await measure(t, fleet.url, { gateway: fleet.gateway.process.pid!, service: t.pid }, token, signed);

@@ -27,7 +27,7 @@ export async function startUpstream(url: string, schema: string, publicKey: stri
 
   const app = createServiceApp({
     name: 'bench-upstream',
-    verifier: new ContextVerifier(publicKey),
+    verifier: new ContextVerifier(publicKey, 'pipelines'),
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       // GET /projects/:id/pipelines/:pipeline_id (benchmark stand-in)

@@ -65,7 +65,7 @@ function targets(s: Seeded): Target[] {
 
 /** The `x-anvil-context` value the gateway would send for `GET path` (valid for 15 minutes). */
 function contextFor(t: Target, user: Actor): string {
-  return signer.sign({ rid: randomBytes(8).toString('hex'), m: 'GET', p: t.path, base: 'http://127.0.0.1:8080', user, scopes: ['api'], auth: 'pat', project: t.project, group: t.group, exp: Date.now() + 15 * 60_000 });
+  return signer.sign({ rid: randomBytes(8).toString('hex'), m: 'GET', p: t.path, aud: 'identity', base: 'http://127.0.0.1:8080', user, scopes: ['api'], auth: 'pat', project: t.project, group: t.group, exp: Date.now() + 15 * 60_000 });
 }
 
 /** Runs one request of each target, printing its queries and their EXPLAIN ANALYZE. */

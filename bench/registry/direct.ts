@@ -24,7 +24,7 @@ const PING = '/api/v4/packages/conan/v1/ping';
 function context(method: string, p: string) {
   const user = { id: 1, username: 'bench', name: 'bench', admin: true, state: 'active' };
   const project = { id: 1, path_with_namespace: 'bench/bench', namespace_id: 1, group_id: null, visibility: 'private' as const, access_level: 50 };
-  return { [CONTEXT_HEADER]: signer.sign({ rid: 'bench', m: method, p, base: 'http://127.0.0.1', user, scopes: ['api'], auth: 'pat', project }) };
+  return { [CONTEXT_HEADER]: signer.sign({ rid: 'bench', m: method, p, aud: 'registry', base: 'http://127.0.0.1', user, scopes: ['api'], auth: 'pat', project }) };
 }
 
 function call(port: number, method: string, p: string, headers: Record<string, string>, body?: Buffer): Promise<number> {

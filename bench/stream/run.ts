@@ -30,7 +30,7 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 async function startSink(publicKey: string): Promise<{ server: http.Server; url: string }> {
   const app = createServiceApp({
     name: 'sink',
-    verifier: new ContextVerifier(publicKey),
+    verifier: new ContextVerifier(publicKey, 'registry'),
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       router.put('/packages/conan/v1/files/*path', (req, res) => {
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     const md5 = expected.digest('hex');
     const idle = memoryOf(pid);
     const root = { id: 1, username: 'root', name: 'Administrator', admin: true, state: 'active' };
-    const context = new ContextSigner(keys.privateKey).sign({ rid: 'bench', m: 'PUT', p: UPLOAD_PATH, base: fleet.url, exp: Date.now() + 3_600_000, user: root, scopes: ['api'], auth: 'basic' });
+    const context = new ContextSigner(keys.privateKey).sign({ rid: 'bench', m: 'PUT', p: UPLOAD_PATH, aud: 'registry', base: fleet.url, exp: Date.now() + 3_600_000, user: root, scopes: ['api'], auth: 'basic' });
     const direct = await timed(sink.url, md5, { [CONTEXT_HEADER]: context });
     const through = await timed(fleet.url, md5, { authorization: `Basic ${Buffer.from(`root:${fleet.adminToken}`).toString('base64')}` });
     const mem = memoryOf(pid);

@@ -85,7 +85,7 @@ describe('npm run build (scripts/build.ts)', () => {
     const keys = generateContextKeys();
     const schema = uniqueName('build');
     const [registryPort, gatewayPort] = [await freePort(), await freePort()];
-    const shared = { HOST: '127.0.0.1', INTERNAL_API_TOKEN: 'build-test', CONAN_JWT_SECRET: 'build-test-conan', STORAGE_DIR: path.join(dir, 'files'), LOG_LEVEL: 'warn' };
+    const shared = { HOST: '127.0.0.1', INTERNAL_API_TOKEN: 'build-test-internal-token', CONAN_JWT_SECRET: 'build-test-conan', STORAGE_DIR: path.join(dir, 'files'), LOG_LEVEL: 'warn' };
     const registry = spawnNode(dir, [...PROCESS_ENV.service.nodeArgs, 'dist/registry.js'], withProcessEnv('service', {
       ...shared, PORT: String(registryPort), DATABASE_URL: testDatabaseUrl(), DB_SCHEMA: schema, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: keys.publicKey,
     }));

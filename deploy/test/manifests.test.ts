@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
+import { loadConfig } from '@anvil/config';
 import { PROCESS_ENV } from '@anvil/runtime';
 import { entryPoints } from '../../scripts/build';
 import { generateEnv } from '../scripts/gen-env';
 import {
   BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
-  dockerStages, envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, urlVar, type Doc, type EnvVar,
+  dockerStages, envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, schemaOf, urlVar, type Doc, type EnvVar,
 } from './manifests';
 
 const { kustomization, docs } = loadBase();
@@ -115,6 +116,16 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
     expect(defined.filter((k) => !used.has(k))).toEqual([]);
     expect(find(docs, 'ConfigMap', 'anvil-config')).toBeDefined();
     expect(find(docs, 'Secret', 'anvil-secrets')).toBeDefined();
+  });
+
+  it('holds no Secret: the example overlay adds its example Secrets', () => {
+    expect(kustomization.resources).not.toContain('secret.example.yaml');
+    expect(readYaml(path.join(OVERLAY_DIR, 'kustomization.yaml')).resources).toContain('secret.example.yaml');
+  });
+
+  it.each(PROCESSES)('%s refuses to start on the example Secrets', (name) => {
+    const env = Object.assign({}, ...docs.filter((d) => d.kind === 'Secret').map((d) => d.stringData as Record<string, string>));
+    expect(() => loadConfig(schemaOf(name), env)).toThrow(/placeholder/);
   });
 
   it('ships only placeholder secrets, each marked change-me (or empty)', () => {

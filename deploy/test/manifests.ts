@@ -47,10 +47,15 @@ const OWN_SCHEMAS: Record<string, Schema> = {
 
 /** The env var names a process's config reads: the gateway's schema, or serviceSchema + the service's own. */
 export function readsOf(processName: string): Set<string> {
-  if (processName === 'gateway') return new Set(variableNames(gatewaySchema));
+  return new Set(variableNames(schemaOf(processName)));
+}
+
+/** The config schema a process validates its environment with. */
+export function schemaOf(processName: string): Schema {
+  if (processName === 'gateway') return gatewaySchema;
   const own = OWN_SCHEMAS[processName];
   if (!own) throw new Error(`unknown process ${processName}`);
-  return new Set(variableNames({ ...serviceSchema, ...own }));
+  return { ...serviceSchema, ...own };
 }
 
 /** The env var names any service reads (for the storage-only bucket job). */
@@ -60,12 +65,15 @@ export function readYaml(file: string): any {
   return yaml.load(fs.readFileSync(file, 'utf8'));
 }
 
-/** Every document of every file the base kustomization lists. */
+/** The example Secrets the example overlay adds to the base (the base holds none). */
+export const EXAMPLE_SECRETS = path.join(OVERLAY_DIR, 'secret.example.yaml');
+
+/** Every document of every file the base kustomization lists, then the example overlay's Secrets. */
 export function loadBase(): { kustomization: any; docs: Doc[] } {
   const kustomization = readYaml(path.join(BASE_DIR, 'kustomization.yaml'));
   const docs: Doc[] = [];
-  for (const file of kustomization.resources as string[]) {
-    for (const d of yaml.loadAll(fs.readFileSync(path.join(BASE_DIR, file), 'utf8'))) if (d) docs.push(d as Doc);
+  for (const file of [...(kustomization.resources as string[]).map((f) => path.join(BASE_DIR, f)), EXAMPLE_SECRETS]) {
+    for (const d of yaml.loadAll(fs.readFileSync(file, 'utf8'))) if (d) docs.push(d as Doc);
   }
   return { kustomization, docs };
 }

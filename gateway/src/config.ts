@@ -1,4 +1,4 @@
-import { bool, ConfigOf, int, oneOf, port, Schema, serviceSchema, str, url } from '@anvil/config';
+import { bool, ConfigOf, int, oneOf, port, Schema, secret, serviceSchema, str, url } from '@anvil/config';
 import { credentialSettings } from './credentials';
 import { SERVICES } from './routes';
 
@@ -16,10 +16,10 @@ export const configSchema = {
   /** The public base URL clients use; services build links (web_url, Link headers) from it. */
   PUBLIC_URL: httpUrl('http://127.0.0.1:8080'),
   /** Ed25519 private key (PEM; `\n`-escaped single-line values accepted) that signs the request context. */
-  GATEWAY_PRIVATE_KEY: str(null),
+  GATEWAY_PRIVATE_KEY: secret(32),
   ...upstreamUrls,
   /** Shared token for identity's /internal API (token and :id resolution). */
-  INTERNAL_API_TOKEN: str(null),
+  INTERNAL_API_TOKEN: secret(),
   /** Event bus for cache invalidation (`identity.#`); memory:// means none in a standalone process. */
   AMQP_URL: url(['amqp', 'amqps', 'memory'], 'memory://'),
   /** Prefix of the gateway's queue name (several environments on one broker). */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ConanJwtVerifier, conanJwtSecret } from '@anvil/auth';
-import { type ConfigOf, str } from '@anvil/config';
+import { type ConfigOf, str, secret } from '@anvil/config';
 import type { CredentialKind } from './routes';
 
 /**
@@ -18,7 +18,7 @@ const NONE: Credential = { kind: 'none' };
 /** The settings this module reads, part of the gateway's configuration schema. */
 export const credentialSettings = {
   /** HS256 secret of the registry's Conan JWTs (required; the registry holds the same). */
-  CONAN_JWT_SECRET: str(null),
+  CONAN_JWT_SECRET: secret(),
 };
 
 /** Throws, naming the variable, when a required credential setting is missing. */

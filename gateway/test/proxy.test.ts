@@ -71,7 +71,7 @@ describe('routing (anonymous, nothing to resolve)', () => {
 describe('headers', () => {
   test('a forged or replayed x-anvil-context never reaches the upstream; other x-anvil-* headers are dropped', async () => {
     const admin = actor('root', { admin: true });
-    const forged = signFor('GET', '/api/v4/todos', { user: admin });
+    const forged = signFor('GET', '/api/v4/todos', { user: admin }, 'work-items');
     const res = await request(gw.url)
       .get('/api/v4/todos')
       .set(CONTEXT_HEADER, forged)

@@ -8,6 +8,7 @@ const ctx = {
   rid: 'r-1',
   m: 'GET',
   p: '/api/v4/projects/7/issues?state=opened',
+  aud: 'work-items',
   base: 'http://127.0.0.1:8080',
   user: actor('alice', { id: 12 }),
   scopes: ['api'],
@@ -30,7 +31,7 @@ describe('GatewaySigner', () => {
       const exp = Date.now() + 30_000;
       const header = signer.sign({ ...ctx, exp });
       expect(header).toBe(new ContextSigner(keys.privateKey).sign({ ...ctx, exp }));
-      expect(new ContextVerifier(keys.publicKey).verify(header, 'GET', ctx.p)).toMatchObject({ user: { id: 12 }, project: { id: 7 }, exp });
+      expect(new ContextVerifier(keys.publicKey, 'work-items').verify(header, 'GET', ctx.p)).toMatchObject({ user: { id: 12 }, project: { id: 7 }, exp });
     } finally {
       if (before === undefined) delete process.env.GATEWAY_SODIUM;
       else process.env.GATEWAY_SODIUM = before;
@@ -56,7 +57,7 @@ describe('GatewaySigner', () => {
       const header = signer.sign(stored);
       expect(signer.cachedHeaders).toBe(1);
       expect(signer.sign(stored)).toBe(header);
-      expect(new ContextVerifier(keys.publicKey).verify(header, 'PUT', ctx.p)).toMatchObject({ transfer: { phase: 'stored', upload } });
+      expect(new ContextVerifier(keys.publicKey, 'work-items').verify(header, 'PUT', ctx.p)).toMatchObject({ transfer: { phase: 'stored', upload } });
       // an authorisation context may recur (the same upload tried again): it is kept
       const authorize: UnsignedContext & TransferFields = { ...ctx, m: 'PUT', exp, transfer: { phase: 'authorize', declared: 10 } };
       signer.sign(authorize);
@@ -66,7 +67,7 @@ describe('GatewaySigner', () => {
 
   test('a cached header is never given for a different context', () => {
     const signer = new GatewaySigner(keys.privateKey);
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const exp = Date.now() + 30_000;
     const first = signer.sign({ ...ctx, exp });
     const other = signer.sign({ ...ctx, p: '/api/v4/projects/7/issues?state=closed', exp });
@@ -79,7 +80,7 @@ describe('GatewaySigner', () => {
 
   test('a context without an expiry expires at the end of its 10-second bucket plus the TTL', () => {
     const before = Date.now();
-    const { exp } = new ContextVerifier(keys.publicKey).verify(new GatewaySigner(keys.privateKey).sign(ctx), 'GET', ctx.p);
+    const { exp } = new ContextVerifier(keys.publicKey, 'work-items').verify(new GatewaySigner(keys.privateKey).sign(ctx), 'GET', ctx.p);
     expect(exp % CONTEXT_EXP_BUCKET_MS).toBe(0);
     expect(exp).toBeGreaterThan(before + CONTEXT_TTL_MS);
     expect(exp).toBeLessThanOrEqual(Date.now() + CONTEXT_TTL_MS + CONTEXT_EXP_BUCKET_MS);
@@ -87,7 +88,7 @@ describe('GatewaySigner', () => {
 
   test('a context signed with another key does not verify', () => {
     const other = new GatewaySigner(generateContextKeys().privateKey).sign(ctx);
-    expect(() => new ContextVerifier(keys.publicKey).verify(other, 'GET', ctx.p)).toThrow('bad signature');
+    expect(() => new ContextVerifier(keys.publicKey, 'work-items').verify(other, 'GET', ctx.p)).toThrow('bad signature');
   });
 
   test('refuses a key that is not Ed25519', () => {

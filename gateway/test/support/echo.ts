@@ -31,7 +31,7 @@ export async function startEcho(name: string): Promise<Echo> {
   let release: () => void = () => undefined;
   const app = createServiceApp({
     name,
-    verifier: new ContextVerifier(testKeys.publicKey),
+    verifier: new ContextVerifier(testKeys.publicKey, name),
     logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
     api: (router) => {
       router.use((req, res) => {

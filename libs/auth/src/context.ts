@@ -5,14 +5,16 @@ import { optionalSodium, type Sodium } from './sodium';
 export const CONTEXT_HEADER = 'x-anvil-context';
 /** Every header with this prefix is dropped by the gateway when it arrives from a client. */
 export const INTERNAL_HEADER_PREFIX = 'x-anvil-';
-/** How long a signed context is valid (ms). A request is signed just before it is forwarded. */
-export const CONTEXT_TTL_MS = 60_000;
+/** How long a signed context is valid past the end of its bucket (ms). A request is signed just before it is forwarded. */
+export const CONTEXT_TTL_MS = 5_000;
 /**
  * A context signed without an explicit `exp` expires at the end of the current bucket of this length
  * plus CONTEXT_TTL_MS, so identical contexts signed within one bucket are byte-identical headers
  * (signed once by the gateway, verified once by a service).
  */
-export const CONTEXT_EXP_BUCKET_MS = 10_000;
+export const CONTEXT_EXP_BUCKET_MS = 5_000;
+/** The longest a context signed with the default expiry lives after it is signed (ms). */
+export const CONTEXT_MAX_LIFETIME_MS = CONTEXT_EXP_BUCKET_MS + CONTEXT_TTL_MS;
 /** How many signed or verified headers a signer or verifier keeps; the cache is emptied when full. */
 export const CONTEXT_CACHE_ENTRIES = 4096;
 
@@ -68,8 +70,10 @@ export interface RequestContext {
   /** Method and path (with query) the signature is bound to. */
   m: string;
   p: string;
-  /** Expiry, epoch milliseconds. */
+  /** Expiry, epoch milliseconds: by default at most CONTEXT_MAX_LIFETIME_MS after signing. */
   exp: number;
+  /** The service the context was signed for (its audience); every other service refuses it. */
+  aud: string;
   /** The public base URL, e.g. http://127.0.0.1:8080 (for Link headers and web_url). */
   base: string;
   user: Actor | null;
@@ -193,6 +197,7 @@ interface Verified {
   m: string;
   p: string;
   exp: number;
+  aud: string;
   json: string;
 }
 
@@ -211,7 +216,11 @@ export class ContextVerifier {
   private readonly sodium: Sodium | null;
   private readonly rawKey: Buffer;
 
-  constructor(publicKeyPem: string) {
+  /** `audience`: the name of the service verifying; contexts signed for any other service are refused. */
+  constructor(
+    publicKeyPem: string,
+    private readonly audience: string,
+  ) {
     this.key = createPublicKey(publicKeyPem);
     if (this.key.asymmetricKeyType !== 'ed25519') throw new Error('the context public key must be an Ed25519 key');
     this.rawKey = Buffer.from(this.key.export({ format: 'jwk' }).x as string, 'base64url');
@@ -230,14 +239,14 @@ export class ContextVerifier {
   }
 
   /**
-   * Returns the context if the header is signed by the gateway, not expired, and bound to this
-   * method and path; throws ContextError otherwise. Each call returns a fresh object.
+   * Returns the context if the header is signed by the gateway for this service, not expired, and
+   * bound to this method and path; throws ContextError otherwise. Each call returns a fresh object.
    */
   verify(header: string | undefined, method: string, path: string): RequestContext {
     if (!header) throw new ContextError('missing context');
     const hit = this.verified.get(header);
     if (hit) {
-      checkRequest(hit, method, path);
+      checkRequest(hit, this.audience, method, path);
       return JSON.parse(hit.json) as RequestContext;
     }
     const dot = header.indexOf('.');
@@ -253,10 +262,10 @@ export class ContextVerifier {
       throw new ContextError('malformed context');
     }
     if (ctx.v !== 1) throw new ContextError('unknown context version');
-    checkRequest(ctx, method, path);
+    checkRequest(ctx, this.audience, method, path);
     if (oneShot(ctx)) return ctx;
     if (this.verified.size >= CONTEXT_CACHE_ENTRIES) this.verified.clear();
-    this.verified.set(header, { m: ctx.m, p: ctx.p, exp: ctx.exp, json });
+    this.verified.set(header, { m: ctx.m, p: ctx.p, exp: ctx.exp, aud: ctx.aud, json });
     return ctx;
   }
 
@@ -266,8 +275,9 @@ export class ContextVerifier {
   }
 }
 
-/** The checks that depend on the request and the clock: not expired, bound to this method and path. */
-function checkRequest(ctx: Pick<RequestContext, 'm' | 'p' | 'exp'>, method: string, path: string): void {
+/** The checks that depend on the request and the clock: signed for this service, not expired, bound to this method and path. */
+function checkRequest(ctx: Pick<RequestContext, 'm' | 'p' | 'exp' | 'aud'>, audience: string, method: string, path: string): void {
+  if (ctx.aud !== audience) throw new ContextError('context signed for another service');
   if (typeof ctx.exp !== 'number' || ctx.exp < Date.now()) throw new ContextError('expired context');
   if (ctx.m !== method.toUpperCase() || ctx.p !== path) throw new ContextError('context bound to another request');
 }

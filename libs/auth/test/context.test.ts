@@ -1,14 +1,14 @@
-import { CONTEXT_CACHE_ENTRIES, CONTEXT_EXP_BUCKET_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, contextExpiry, generateContextKeys, RequestContext } from '../src';
+import { CONTEXT_CACHE_ENTRIES, CONTEXT_EXP_BUCKET_MS, CONTEXT_MAX_LIFETIME_MS, CONTEXT_TTL_MS, ContextSigner, ContextVerifier, contextExpiry, generateContextKeys, RequestContext } from '../src';
 
 const base: Omit<RequestContext, 'v' | 'exp'> = {
-  rid: 'r1', m: 'GET', p: '/api/v4/projects/1?x=1', base: 'http://127.0.0.1:8080',
+  rid: 'r1', m: 'GET', p: '/api/v4/projects/1?x=1', aud: 'work-items', base: 'http://127.0.0.1:8080',
   user: { id: 1, username: 'root', name: 'Admin', admin: true, state: 'active' }, scopes: ['api'], auth: 'pat',
 };
 
 describe('internal request context', () => {
   const keys = generateContextKeys();
   const signer = new ContextSigner(keys.privateKey);
-  const verifier = new ContextVerifier(keys.publicKey);
+  const verifier = new ContextVerifier(keys.publicKey, 'work-items');
 
   it('round-trips a context signed by the gateway', () => {
     const ctx = verifier.verify(signer.sign(base), 'GET', '/api/v4/projects/1?x=1');
@@ -51,9 +51,12 @@ describe('internal request context', () => {
     expect(signer.sign({ ...base, rid: 'other', exp })).toBe(signer.sign({ ...base, exp }));
   });
 
-  it('expires at the end of the 10-second bucket plus the TTL unless an expiry is given', () => {
-    expect(contextExpiry(1_700_000_000_000)).toBe(1_700_000_010_000 + CONTEXT_TTL_MS);
-    expect(contextExpiry(1_700_000_009_999)).toBe(1_700_000_010_000 + CONTEXT_TTL_MS);
+  it('expires at the end of the 5-second bucket plus the TTL, at most 10 s after signing, unless an expiry is given', () => {
+    expect(contextExpiry(1_700_000_000_000)).toBe(1_700_000_010_000);
+    expect(contextExpiry(1_700_000_004_999)).toBe(1_700_000_010_000);
+    expect(contextExpiry(1_700_000_005_000)).toBe(1_700_000_015_000);
+    for (const now of [1_700_000_000_000, 1_700_000_004_999, 1_700_000_003_333]) expect(contextExpiry(now) - now).toBeLessThanOrEqual(CONTEXT_MAX_LIFETIME_MS);
+    expect(CONTEXT_MAX_LIFETIME_MS).toBe(10_000);
     const before = Date.now();
     const { exp } = verifier.verify(signer.sign(base), 'GET', base.p);
     expect(exp % CONTEXT_EXP_BUCKET_MS).toBe(0);
@@ -61,6 +64,18 @@ describe('internal request context', () => {
     expect(exp).toBeLessThanOrEqual(Date.now() + CONTEXT_TTL_MS + CONTEXT_EXP_BUCKET_MS);
     const given = Date.now() + 1234;
     expect(verifier.verify(signer.sign({ ...base, exp: given }), 'GET', base.p).exp).toBe(given);
+  });
+
+  it('refuses a context signed for another service, cached or not', () => {
+    const h = signer.sign({ ...base, aud: 'registry' });
+    expect(() => verifier.verify(h, 'GET', base.p)).toThrow('context signed for another service');
+    expect(new ContextVerifier(keys.publicKey, 'registry').verify(h, 'GET', base.p).aud).toBe('registry');
+    const own = signer.sign(base);
+    verifier.verify(own, 'GET', base.p);
+    expect(() => new ContextVerifier(keys.publicKey, 'registry').verify(own, 'GET', base.p)).toThrow('context signed for another service');
+    const { aud, ...unnamed } = base;
+    void aud;
+    expect(() => verifier.verify(signer.sign(unnamed as typeof base), 'GET', base.p)).toThrow('context signed for another service');
   });
 });
 
@@ -75,7 +90,7 @@ describe.each([
     const before = process.env.ANVIL_SODIUM;
     if (flag) process.env.ANVIL_SODIUM = flag;
     try {
-      verifier = new ContextVerifier(keys.publicKey);
+      verifier = new ContextVerifier(keys.publicKey, 'work-items');
     } finally {
       if (before === undefined) delete process.env.ANVIL_SODIUM;
       else process.env.ANVIL_SODIUM = before;
@@ -105,7 +120,7 @@ describe('verified-header cache', () => {
   const signer = new ContextSigner(keys.privateKey);
 
   it('refuses a verified header replayed on another path or method', () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const h = signer.sign(base);
     expect(verifier.verify(h, 'GET', base.p).user?.id).toBe(1);
     expect(verifier.cachedHeaders).toBe(1);
@@ -115,7 +130,7 @@ describe('verified-header cache', () => {
   });
 
   it('refuses a verified header once it has expired', async () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const h = signer.sign({ ...base, exp: Date.now() + 30 });
     expect(verifier.verify(h, 'GET', base.p).user?.id).toBe(1);
     await new Promise((r) => setTimeout(r, 60));
@@ -123,7 +138,7 @@ describe('verified-header cache', () => {
   });
 
   it('refuses a tampered copy of a verified header', () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const h = signer.sign(base);
     verifier.verify(h, 'GET', base.p);
     const [payload, sig] = h.split('.');
@@ -138,7 +153,7 @@ describe('verified-header cache', () => {
   });
 
   it('never caches a failed verification', () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const expired = signer.sign({ ...base, exp: Date.now() - 1 });
     expect(() => verifier.verify(expired, 'GET', base.p)).toThrow('expired');
     const h = signer.sign(base);
@@ -150,7 +165,7 @@ describe('verified-header cache', () => {
   });
 
   it('answers each request with its own copy of the context', () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const h = signer.sign(base);
     const first = verifier.verify(h, 'GET', base.p);
     first.user!.admin = false;
@@ -161,7 +176,7 @@ describe('verified-header cache', () => {
   });
 
   it('does not keep a header naming a stored upload (no other request carries it), and still verifies it', () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     const kept = signer.sign(base);
     verifier.verify(kept, 'GET', base.p);
     const stored = { ...base, m: 'PUT', transfer: { phase: 'stored', upload: { key: 'uploads/00000000-0000-4000-8000-000000000000', size: 1, md5: 'a', sha1: 'b', sha256: 'c' } } };
@@ -178,7 +193,7 @@ describe('verified-header cache', () => {
   });
 
   it(`keeps at most ${CONTEXT_CACHE_ENTRIES} headers`, () => {
-    const verifier = new ContextVerifier(keys.publicKey);
+    const verifier = new ContextVerifier(keys.publicKey, 'work-items');
     for (let i = 0; i <= CONTEXT_CACHE_ENTRIES + 10; i++) {
       const p = `/api/v4/projects/${i}`;
       verifier.verify(signer.sign({ ...base, p }), 'GET', p);

@@ -39,6 +39,27 @@ export function str(def?: string | null): Field<string | undefined> {
   });
 }
 
+/** Values the repository ships as examples: never accepted as a real secret. */
+const PLACEHOLDER = /change-?me|changeit|placeholder|^(secret|password|example|test|admin|anvil)$/i;
+
+/** Whether `value` is a placeholder a deployment must replace (`change-me`, the examples in deploy/). */
+export function isPlaceholderSecret(value: string): boolean {
+  return PLACEHOLDER.test(value.trim());
+}
+
+/**
+ * A secret: optional here (the process says when it needs one), but when given at least `min`
+ * characters and no placeholder. The message never repeats the value.
+ */
+export function secret(min = 16): Field<string | undefined> {
+  return field('secret', (raw, name) => {
+    if (raw === undefined || raw === '') return undefined;
+    if (isPlaceholderSecret(raw)) throw new ConfigError(`${name} is a placeholder (such as change-me): set a real secret`);
+    if (raw.trim().length < min) throw new ConfigError(`${name} is too short: a secret needs at least ${min} characters`);
+    return raw;
+  });
+}
+
 /** An integer within [min, max]. */
 export function int(def?: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Field<number> {
   return field('integer', (raw, name) => {
@@ -80,6 +101,7 @@ export function url(protocols: string[], def?: string | null): Field<string | un
       return bad(name, raw, `a URL (${protocols.join(', ')})`);
     }
     if (!protocols.includes(u.protocol.replace(/:$/, ''))) bad(name, raw, `a URL with protocol ${protocols.join(' or ')}`);
+    if (u.password && isPlaceholderSecret(decodeURIComponent(u.password))) throw new ConfigError(`${name} has a placeholder password (such as change-me): set a real one`);
     return raw;
   });
 }
@@ -141,8 +163,8 @@ export const serviceSchema = {
   HOST: str('127.0.0.1'),
   PORT: port(0),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-  GATEWAY_PUBLIC_KEY: str(null),
-  INTERNAL_API_TOKEN: str(null),
+  GATEWAY_PUBLIC_KEY: secret(32),
+  INTERNAL_API_TOKEN: secret(),
   IDENTITY_URL: url(['http', 'https'], 'http://127.0.0.1:7101'),
   STORAGE_DRIVER: oneOf(['local', 's3'] as const, 'local'),
   STORAGE_DIR: str('.data/files'),
@@ -156,7 +178,7 @@ export const serviceSchema = {
   S3_BUCKET: str('anvil'),
   S3_REGION: str('us-east-1'),
   S3_ACCESS_KEY_ID: str(null),
-  S3_SECRET_ACCESS_KEY: str(null),
+  S3_SECRET_ACCESS_KEY: secret(6),
   S3_FORCE_PATH_STYLE: bool(true),
   PUBLIC_URL: url(['http', 'https'], 'http://127.0.0.1:8080'),
   /** Overrides the service's Postgres schema name (several environments in one database). */
@@ -170,4 +192,6 @@ export const serviceSchema = {
    * `api` (HTTP only; another deployment consumes) or `worker` (the consumers, with HTTP for probes).
    */
   ROLE: oneOf(['all', 'api', 'worker'] as const, 'all'),
+  /** How long published outbox rows and applied inbox rows are kept before the hourly prune deletes them. */
+  EVENTS_RETENTION_HOURS: int(168, 1),
 };

@@ -1,4 +1,4 @@
-import { bool, bytes, ConfigError, int, loadConfig, oneOf, port, str, url, variableNames } from '../src';
+import { bool, bytes, ConfigError, int, loadConfig, oneOf, port, secret, serviceSchema, str, url, variableNames } from '../src';
 
 describe('loadConfig', () => {
   const schema = { A: str(), B: int(5, 1, 10), C: bool(false), D: oneOf(['x', 'y'] as const, 'x'), E: url(['http'], null), F: bytes(1024), P: port(80) };
@@ -39,5 +39,35 @@ describe('loadConfig', () => {
 
   it('names the variables a schema reads', () => {
     expect(variableNames(schema)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'P']);
+  });
+});
+
+describe('secrets', () => {
+  const schema = { ...serviceSchema, GATEWAY_PRIVATE_KEY: secret(32), CONAN_JWT_SECRET: secret() };
+  const real = { INTERNAL_API_TOKEN: 'a3f9c1e07b2d4e68a1c0', CONAN_JWT_SECRET: 'b7e2d9f04a1c3e5b8d6f' };
+
+  it('accepts real secrets and leaves a missing one to the process that needs it', () => {
+    expect(loadConfig(schema, real)).toMatchObject(real);
+    expect(loadConfig(schema, {}).INTERNAL_API_TOKEN).toBeUndefined();
+  });
+
+  it.each([
+    [{ INTERNAL_API_TOKEN: 'change-me-internal-api-token' }, 'INTERNAL_API_TOKEN is a placeholder (such as change-me): set a real secret'],
+    [{ CONAN_JWT_SECRET: 'change-me-conan-jwt-secret' }, 'CONAN_JWT_SECRET is a placeholder'],
+    [{ GATEWAY_PRIVATE_KEY: 'change-me-gateway-private-key-pem' }, 'GATEWAY_PRIVATE_KEY is a placeholder'],
+    [{ S3_SECRET_ACCESS_KEY: 'CHANGEME' }, 'S3_SECRET_ACCESS_KEY is a placeholder'],
+    [{ INTERNAL_API_TOKEN: 'short-token' }, 'INTERNAL_API_TOKEN is too short: a secret needs at least 16 characters'],
+    [{ DATABASE_URL: 'postgres://anvil:change-me@postgres:5432/anvil' }, 'DATABASE_URL has a placeholder password (such as change-me): set a real one'],
+    [{ AMQP_URL: 'amqp://anvil:change-me@rabbitmq:5672' }, 'AMQP_URL has a placeholder password'],
+  ])('refuses %j with a clear message that never repeats the value', (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(schema, { ...real, ...env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain(Object.values(env)[0]);
   });
 });

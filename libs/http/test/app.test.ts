@@ -9,11 +9,11 @@ import {
 const keys = generateContextKeys();
 const signer = new ContextSigner(keys.privateKey);
 const sign = (m: string, path: string) =>
-  signer.sign({ rid: 'r', m, p: path, base: 'http://gw.test', user: { id: 7, username: 'u', name: 'U', admin: false, state: 'active' }, scopes: ['api'], auth: 'pat' });
+  signer.sign({ rid: 'r', m, p: path, aud: 'svc', base: 'http://gw.test', user: { id: 7, username: 'u', name: 'U', admin: false, state: 'active' }, scopes: ['api'], auth: 'pat' });
 
 const app = createServiceApp({
   name: 'test',
-  verifier: new ContextVerifier(keys.publicKey),
+  verifier: new ContextVerifier(keys.publicKey, 'svc'),
   internalToken: 'secret-token',
   logger: { debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
   streamBody: (req) => req.method === 'PUT' && req.originalUrl.startsWith('/api/v4/files/'),

@@ -9,7 +9,7 @@ describe('a service’s request logs (libs/http’s app)', () => {
   const out = memoryDestination();
   const app = createServiceApp({
     name: 'svc',
-    verifier: new ContextVerifier(keys.publicKey),
+    verifier: new ContextVerifier(keys.publicKey, 'svc'),
     logger: createLogger('svc', 'info', { destination: out.stream }),
     api: (r) => {
       r.get('/things', (req, res) => {
@@ -22,7 +22,7 @@ describe('a service’s request logs (libs/http’s app)', () => {
     },
   });
   const get = (path: string, rid?: string) => {
-    const context = signer.sign({ m: 'GET', p: `/api/v4${path}`, base: 'http://gw.test', user: null, scopes: [], auth: 'none' });
+    const context = signer.sign({ m: 'GET', p: `/api/v4${path}`, aud: 'svc', base: 'http://gw.test', user: null, scopes: [], auth: 'none' });
     const r = request(app).get(`/api/v4${path}`).set(CONTEXT_HEADER, context);
     return rid ? r.set('X-Request-Id', rid) : r;
   };

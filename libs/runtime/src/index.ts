@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
-import { createBus, Delivery, EventBus, EventEnvelope, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
+import { createBus, Delivery, EventBus, EventEnvelope, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
 import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
@@ -113,7 +113,7 @@ export function pemFromEnv(v: string | undefined): string | undefined {
 }
 
 /**
- * Boots a service: config → schema → db → migrations → bus → outbox relay → consumers → onStart → listen.
+ * Boots a service: config → schema → db → migrations → bus → outbox relay and pruner → consumers → onStart → listen.
  * `stop()` undoes it in reverse order and closes what it created (not a shared bus or storage).
  */
 export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOptions = {}): Promise<RunningService<C>> {
@@ -140,7 +140,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     db,
     bus,
     storage,
-    verifier: new ContextVerifier(publicKey),
+    verifier: new ContextVerifier(publicKey, def.name),
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     internalToken,
     log,
@@ -148,6 +148,8 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
 
   const relay = new OutboxRelay(db, bus, { logger: log });
   relay.start();
+  const pruner = new EventPruner(db, { retentionMs: config.EVENTS_RETENTION_HOURS * 3_600_000, logger: log });
+  pruner.start();
   const subs: Subscription[] = [];
   // API-only processes leave the queues to a worker deployment of the same service
   const consumers = config.ROLE === 'api' ? [] : (def.consumers?.(deps) ?? []);
@@ -179,6 +181,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
       });
       for (const s of subs) await s.close().catch(() => undefined);
       await def.onStop?.(deps);
+      await pruner.stop();
       await relay.stop();
       if (ownBus) await bus.close();
       await db.destroy();

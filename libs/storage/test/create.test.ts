@@ -22,7 +22,7 @@ describe('createStorage', () => {
         S3_BUCKET: 'files',
         S3_REGION: 'eu-west-1',
         S3_ACCESS_KEY_ID: 'id',
-        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_SECRET_ACCESS_KEY: 'test-secret-key',
         S3_FORCE_PATH_STYLE: 'true',
       }),
     ) as S3Storage;
@@ -30,7 +30,7 @@ describe('createStorage', () => {
     expect(storage.bucket).toBe('files');
     expect(await storage.client.config.region()).toBe('eu-west-1');
     expect(storage.client.config.forcePathStyle).toBe(true);
-    expect(await storage.client.config.credentials()).toMatchObject({ accessKeyId: 'id', secretAccessKey: 'secret' });
+    expect(await storage.client.config.credentials()).toMatchObject({ accessKeyId: 'id', secretAccessKey: 'test-secret-key' });
     storage.destroy();
   });
 

@@ -58,12 +58,13 @@ export type SignedClient = Record<Method, (path: string) => request.Test>;
 
 export const TEST_BASE_URL = 'http://127.0.0.1:8080';
 
-/** Signs a request for `method path` the way the gateway does. */
-export function signFor(method: string, path: string, as: As): string {
+/** Signs a request for `method path` the way the gateway does, for the service named `aud`. */
+export function signFor(method: string, path: string, as: As, aud: string): string {
   return testSigner.sign({
     rid: randomBytes(8).toString('hex'),
     m: method.toUpperCase(),
     p: path,
+    aud,
     base: TEST_BASE_URL,
     user: as.user ?? null,
     scopes: as.scopes ?? (as.user ? ['api'] : []),
@@ -102,7 +103,7 @@ export async function startService<C>(def: ServiceDefinition<C>, opts: StartOpti
   };
   const svc = await bootService(def, { env, schema, port: 0, queuePrefix: `${schema}.` });
   const as = (a: As): SignedClient => {
-    const make = (m: Method) => (p: string) => request(svc.server)[m](p).set(CONTEXT_HEADER, signFor(m, p, a));
+    const make = (m: Method) => (p: string) => request(svc.server)[m](p).set(CONTEXT_HEADER, signFor(m, p, a, def.name));
     return { get: make('get'), post: make('post'), put: make('put'), delete: make('delete'), patch: make('patch'), head: make('head') };
   };
   return {

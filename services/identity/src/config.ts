@@ -1,11 +1,11 @@
-import { bool, int, str, type Schema } from '@anvil/config';
+import { bool, int, secret, str, type Schema } from '@anvil/config';
 
 /** Env vars the identity service reads beyond the shared `serviceSchema`. */
 export const configSchema = {
   /** A personal access token value that authenticates as `root` (api, sudo, admin_mode; no expiry). */
-  ADMIN_TOKEN: str(null),
-  /** `root`'s password (set on every start when given). */
-  ADMIN_PASSWORD: str(null),
+  ADMIN_TOKEN: secret(),
+  /** `root`'s first password (set on an empty instance only). */
+  ADMIN_PASSWORD: secret(8),
   /** The LDAP server of provider `ldapmain` (`ldap://` or `ldaps://`); LDAP is disabled without it. */
   LDAP_URL: str(null),
   /** The DN the sync binds as (anonymous bind without it). */

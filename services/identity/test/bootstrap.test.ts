@@ -1,6 +1,7 @@
 import { hashToken } from '@anvil/auth';
 import { bootService } from '@anvil/runtime';
 import { identityService } from '../src';
+import { hashPassword } from '../src/users/passwords';
 import { events, Identity, internal, startIdentity } from './helpers';
 
 const ADMIN_TOKEN = 'glpat-bootstrap-test-token-0001';
@@ -31,18 +32,37 @@ describe('service start', () => {
     expect(res.body).toMatchObject({ username: 'root', admin: true });
   });
 
-  it('on a restart keeps one root and one token, and restores a revoked bootstrap token', async () => {
-    const { token_id } = (await internal(svc).post('/v1/tokens/resolve').send({ token: ADMIN_TOKEN }).expect(200)).body;
-    await svc.deps.db('personal_access_tokens').where({ id: token_id }).update({ revoked: true });
+  /** Starts identity again on the same schema with the same ADMIN_TOKEN and ADMIN_PASSWORD, then stops it. */
+  async function restart(): Promise<void> {
     const env = { ...(svc.deps.config as Record<string, unknown>) } as Record<string, string>;
     const again = await bootService(identityService, {
-      env: { DATABASE_URL: env.DATABASE_URL, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: env.GATEWAY_PUBLIC_KEY, INTERNAL_API_TOKEN: env.INTERNAL_API_TOKEN, LOG_LEVEL: 'silent', STORAGE_DIR: env.STORAGE_DIR, ADMIN_TOKEN },
+      env: { DATABASE_URL: env.DATABASE_URL, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: env.GATEWAY_PUBLIC_KEY, INTERNAL_API_TOKEN: env.INTERNAL_API_TOKEN, LOG_LEVEL: 'silent', STORAGE_DIR: env.STORAGE_DIR, ADMIN_TOKEN, ADMIN_PASSWORD: 'root-password-1' },
       schema: svc.deps.schema,
       port: 0,
     });
     await again.stop();
+  }
+
+  it('on a restart keeps one root and one token, and never resets a changed password', async () => {
+    const root = await svc.deps.db('users').where({ username: 'root' }).first();
+    await svc.deps.db('users').where({ id: root.id }).update({ password_digest: await hashPassword('changed-password-2') });
+    await restart();
     expect(await svc.deps.db('users').where({ username: 'root' })).toHaveLength(1);
     expect(await svc.deps.db('personal_access_tokens').where({ token_digest: hashToken(ADMIN_TOKEN) })).toHaveLength(1);
-    await internal(svc).post('/v1/tokens/resolve').send({ token: ADMIN_TOKEN }).expect(200);
+    await internal(svc).post('/v1/users/authenticate').send({ login: 'root', password: 'root-password-1' }).expect(401);
+    await internal(svc).post('/v1/users/authenticate').send({ login: 'root', password: 'changed-password-2' }).expect(200);
+  });
+
+  it('on a restart never revives a revoked or expired bootstrap token', async () => {
+    const { token_id } = (await internal(svc).post('/v1/tokens/resolve').send({ token: ADMIN_TOKEN }).expect(200)).body;
+    await svc.deps.db('personal_access_tokens').where({ id: token_id }).update({ expires_at: '2000-01-01' });
+    await restart();
+    expect((await svc.deps.db('personal_access_tokens').where({ id: token_id }).first()).expires_at).not.toBeNull();
+    await svc.deps.db('personal_access_tokens').where({ id: token_id }).update({ expires_at: null, revoked: true });
+    await restart();
+    expect(await svc.deps.db('personal_access_tokens').where({ id: token_id }).first()).toMatchObject({ revoked: true });
+    expect(await svc.deps.db('personal_access_tokens').where({ token_digest: hashToken(ADMIN_TOKEN) })).toHaveLength(1);
+    const res = await internal(svc).post('/v1/tokens/resolve').send({ token: ADMIN_TOKEN });
+    expect(res.status).not.toBe(200);
   });
 });

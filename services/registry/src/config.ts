@@ -1,4 +1,4 @@
-import { bool, bytes, str, type ConfigOf, type Schema } from '@anvil/config';
+import { bool, bytes, secret, type ConfigOf, type Schema } from '@anvil/config';
 
 /** GitLab's default `conan_max_file_size` plan limit: 3 GiB. */
 export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
@@ -11,7 +11,7 @@ export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
  * - `FIPS_MODE`: when true every registry route answers 404, as GitLab does on a FIPS host.
  */
 export const configSchema = {
-  CONAN_JWT_SECRET: str(null),
+  CONAN_JWT_SECRET: secret(),
   CONAN_MAX_FILE_SIZE: bytes(DEFAULT_CONAN_MAX_FILE_SIZE),
   FIPS_MODE: bool(false),
 } satisfies Schema;

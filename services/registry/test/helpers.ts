@@ -96,6 +96,7 @@ export function signedWith(svc: Registry, method: 'get' | 'put' | 'post' | 'dele
     rid: 'test',
     m: method.toUpperCase(),
     p: path,
+    aud: 'registry',
     base: TEST_BASE_URL,
     user: as.user ?? null,
     scopes: as.scopes ?? [],
@@ -113,7 +114,7 @@ export function signedWith(svc: Registry, method: 'get' | 'put' | 'post' | 'dele
  */
 export function rawPut(svc: Registry, path: string, as: As, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${svc.url}${path}`, { method: 'PUT', headers: { [CONTEXT_HEADER]: signFor('put', path, as), ...headers } }, (res) => {
+    const req = http.request(`${svc.url}${path}`, { method: 'PUT', headers: { [CONTEXT_HEADER]: signFor('put', path, as, 'registry'), ...headers } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString(), headers: res.headers }));

@@ -45,7 +45,7 @@ describe('POST notify URLs with hostile requests', () => {
   it('refuses a chunked body once it passes 1 MB and cuts the connection past the drain limit (400 or reset, nothing stored)', async () => {
     const suffix = integration.url.slice(integration.url.indexOf('/alerts/notify'));
     const path = `/api/v4/projects/${f.projectId}${suffix}`;
-    const ctxHeader = signFor('post', path, { user: null, auth: 'none', project: projectScope(f.projectId, { path_with_namespace: f.path }) });
+    const ctxHeader = signFor('post', path, { user: null, auth: 'none', project: projectScope(f.projectId, { path_with_namespace: f.path }) }, 'alerting');
     const total = 64 * 1024 * 1024;
     let sent = 0;
     // a client that writes without reading may see the reset before the answer: either ends it

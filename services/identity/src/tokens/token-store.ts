@@ -58,9 +58,4 @@ export const tokenStore = {
       .where((q) => q.whereNull('last_used_at').orWhereRaw("last_used_at < now() - interval '1 minute'"))
       .update({ last_used_at: db.fn.now() });
   },
-
-  /** Updates a token's user, scopes, expiry and revocation (bootstrap). */
-  async reset(db: Db, id: number, patch: { user_id: number; scopes: string[]; expires_at: string | null; revoked: boolean }): Promise<void> {
-    await db('personal_access_tokens').where({ id }).update({ ...patch, updated_at: db.fn.now() });
-  },
 };

@@ -68,13 +68,17 @@ export async function deletePackageRevision(deps: RegistryDeps, pkg: Package, pr
 }
 
 /**
- * Deletes every package of a project inside `trx` (announcing each) and removes the project's stored
- * objects before the caller commits, so a failure rolls back and the event is retried.
+ * Deletes every package row of a project inside `trx` (announcing each). Its stored objects stay until
+ * the caller has committed and calls `deleteProjectFiles`, so a rolled-back deletion keeps every file.
  */
-export async function deleteProjectPackages(deps: RegistryDeps, trx: Knex.Transaction, projectId: number): Promise<number> {
+export async function deleteProjectPackages(trx: Knex.Transaction, projectId: number): Promise<number> {
   const pkgs = await packageStore.listForProject(trx, projectId);
   await packageStore.deleteForProject(trx, projectId);
   for (const pkg of pkgs) await emit(trx, PRODUCER, RegistryEvents.packageDeleted, packageEvent(pkg));
-  await deps.storage.deletePrefix(projectStoragePrefix(projectId));
   return pkgs.length;
+}
+
+/** Removes a deleted project's stored objects; only after its rows' deletion committed (idempotent). */
+export async function deleteProjectFiles(deps: RegistryDeps, projectId: number): Promise<void> {
+  await deps.storage.deletePrefix(projectStoragePrefix(projectId));
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AccessLevel } from '@anvil/auth';
 import type { EventEnvelope } from '@anvil/events';
+import { registryDeps } from '../../src/app';
+import { projectDeletedConsumer } from '../../src/events/consumers';
 import { asUser, project, recipePath, RREV, RREV2, seedV2, user, usernameOf, v1p, v2, registryForTests, type Registry } from '../helpers';
 
 let svc: Registry;
@@ -77,7 +79,7 @@ describe('consuming identity.project.deleted', () => {
     const event = projectDeleted(gone.id);
     await svc.deps.bus.publish(event);
     await until(async () => (await svc.deps.db('conan_packages').where({ project_id: gone.id })).length === 0);
-    for (const k of goneKeys) expect(await svc.deps.storage.head(k)).toBeNull();
+    await until(async () => (await Promise.all(goneKeys.map((k) => svc.deps.storage.head(k)))).every((h) => h === null));
     for (const k of keptKeys) expect(await svc.deps.storage.head(k)).not.toBeNull();
     expect(await svc.deps.db('conan_files').where({ project_id: gone.id })).toEqual([]);
     await until(async () => (await outbox(gone.id)).filter((e) => e.type === 'registry.package.deleted').length === 2);
@@ -87,5 +89,30 @@ describe('consuming identity.project.deleted', () => {
     expect((await outbox(gone.id)).filter((e) => e.type === 'registry.package.deleted')).toHaveLength(2);
     expect(await svc.deps.db('inbox').where({ consumer: 'registry.project-deleted', event_id: event.id })).toHaveLength(1);
     await svc.as(asUser(owner, kept)).get(`${v2(kept)}/${recipePath(kept)}/latest`).expect(200);
+  });
+
+  it('keeps every stored file when the deleting transaction fails to commit, and removes them once it commits', async () => {
+    const p = project('private', AccessLevel.MAINTAINER);
+    await seedV2(svc, p, asUser(owner, p));
+    const keys: string[] = await svc.deps.db('conan_files').where({ project_id: p.id }).pluck('storage_key');
+    expect(keys.length).toBeGreaterThan(0);
+    const consumer = projectDeletedConsumer(registryDeps(svc.deps));
+    const event = projectDeleted(p.id);
+    await svc.deps.db.raw("create function refuse_package_delete() returns trigger language plpgsql as $$ begin raise exception 'deletion refused'; end $$");
+    // checked at commit, after everything the deletion does inside its transaction
+    await svc.deps.db.raw('create constraint trigger refuse_package_delete after delete on conan_packages deferrable initially deferred for each row execute function refuse_package_delete()');
+    try {
+      await expect(consumer.handler(event)).rejects.toThrow('deletion refused');
+    } finally {
+      await svc.deps.db.raw('drop trigger refuse_package_delete on conan_packages');
+      await svc.deps.db.raw('drop function refuse_package_delete()');
+    }
+    for (const k of keys) expect(await svc.deps.storage.head(k)).not.toBeNull();
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toHaveLength(1);
+    expect(await svc.deps.db('inbox').where({ event_id: event.id })).toEqual([]);
+
+    await consumer.handler(event);
+    expect(await svc.deps.db('conan_packages').where({ project_id: p.id })).toEqual([]);
+    for (const k of keys) expect(await svc.deps.storage.head(k)).toBeNull();
   });
 });

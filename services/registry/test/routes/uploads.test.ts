@@ -90,7 +90,7 @@ describe('streamed uploads (PUT …/files/:file_name)', () => {
     const { p, who, url } = setup();
     const before = storedFiles().length;
     await new Promise<void>((resolve) => {
-      const req = http.request(`${svc.url}${url}`, { method: 'PUT', headers: { [CONTEXT_HEADER]: signFor('put', url, who), 'Content-Length': '1000' } });
+      const req = http.request(`${svc.url}${url}`, { method: 'PUT', headers: { [CONTEXT_HEADER]: signFor('put', url, who, 'registry'), 'Content-Length': '1000' } });
       req.on('error', () => resolve());
       req.write(Buffer.alloc(200, 1));
       setTimeout(() => {
