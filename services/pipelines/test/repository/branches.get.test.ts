@@ -40,6 +40,8 @@ describe('GET /projects/:id/repository/branches', () => {
     expect(await names('search=feat%24')).toEqual(['feat', 'my-feat']);
     expect(await names('search=f*a')).toEqual(['feat', 'feature/a', 'my-feat']);
     expect(await names('regex=%5E(main%7Crelease)%24')).toEqual(['main', 'release']);
+    // commit times are Git's whole seconds: the newer commit must fall in a later second
+    await new Promise((r) => setTimeout(r, 1100));
     await w.on(project, 'owner').post(w.files(project, 'r.txt')).send({ branch: 'release', content: 'r', commit_message: 'm' }).expect(201);
     expect((await names('sort=updated_desc'))[0]).toBe('release');
     expect(await names('page_token=feature%2Fa')).toEqual(['main', 'my-feat', 'release']);
