@@ -6,6 +6,7 @@ import { RateLimiter } from './rate-limit';
 import type { RouteDeps } from './routes/deps';
 import { mountProjectExport } from './routes/project-export';
 import { mountProjectImport } from './routes/project-import';
+import { mountRemoteImport } from './routes/project-remote-import';
 
 /** The parts every export waits for, from `EXPORT_PARTS`. */
 export function exportParts(config: Partial<TransferConfig>): string[] {
@@ -39,6 +40,7 @@ export function createApp(deps: ServiceDeps<TransferConfig>): Express {
     api: (router) => {
       mountProjectExport(router, routeDeps);
       mountProjectImport(router, routeDeps);
+      mountRemoteImport(router, routeDeps);
     },
     streamBody: (req) => Boolean(req.headers['content-type']?.startsWith('multipart/')),
   });
