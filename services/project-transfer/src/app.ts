@@ -6,6 +6,7 @@ import { RateLimiter } from './rate-limit';
 import type { RouteDeps } from './routes/deps';
 import { mountProjectExport } from './routes/project-export';
 import { mountProjectImport } from './routes/project-import';
+import { mountRelationImport } from './routes/project-relation-import';
 import { mountRemoteImport, mountRemoteImportS3 } from './routes/project-remote-import';
 
 /** The parts every export waits for, from `EXPORT_PARTS`. */
@@ -43,6 +44,7 @@ export function createApp(deps: ServiceDeps<TransferConfig>): Express {
       mountProjectImport(router, routeDeps);
       mountRemoteImport(router, routeDeps);
       mountRemoteImportS3(router, routeDeps);
+      mountRelationImport(router, routeDeps);
     },
     streamBody: (req) => Boolean(req.headers['content-type']?.startsWith('multipart/')),
   });

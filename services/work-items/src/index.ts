@@ -6,6 +6,7 @@ import { incidentConsumer } from './incidents/incident-consumer';
 import { identityConsumer } from './read-model/consumer';
 import { exportConsumer } from './transfer/export-consumer';
 import { importConsumer } from './transfer/import-consumer';
+import { relationImportConsumer } from './transfer/relation-import-consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -14,7 +15,7 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps), exportConsumer(deps), importConsumer(deps)],
+  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps), exportConsumer(deps), importConsumer(deps), relationImportConsumer(deps)],
 };
 export { configSchema };
 export { importConsumer as transferImportConsumer } from './transfer/import-consumer';
