@@ -32,7 +32,7 @@ export class ProjectClient {
   }
 
   /** Creates the project an import fills, as the importer; identity's refusal is thrown as the HttpError it answered. */
-  async createProject(input: { user_id: number; path: string; name?: string; namespace?: string; description?: string; visibility?: string }): Promise<ProjectIdentity> {
+  async createProject(input: { user_id: number; path: string; name?: string; namespace?: string; description?: string; visibility?: string; overwrite?: boolean }): Promise<ProjectIdentity> {
     const res = await fetch(`${this.baseUrl}/internal/v1/transfer/projects`, {
       method: 'POST',
       headers: { [INTERNAL_TOKEN_HEADER]: this.internalToken, 'content-type': 'application/json' },
