@@ -699,3 +699,44 @@ export const ProjectGroupLinkEvents = {
   created: 'identity.project_group_link.created',
   deleted: 'identity.project_group_link.deleted',
 } as const;
+
+/** `transfer.relation-import.requested`: one relation of an archive is to be re-imported into a project. */
+export interface RelationImportRequestedV1 {
+  relation_import_id: number;
+  project_id: number;
+  user_id: number;
+  relation: string;
+  archive_key: string;
+}
+
+/** `transfer.relation-import.unpacked`: the archive is unpacked under `prefix`; the owning service imports `relation`, skipping iids the project already has. */
+export interface RelationImportUnpackedV1 {
+  relation_import_id: number;
+  project_id: number;
+  user_id: number;
+  relation: string;
+  prefix: string;
+  user_map: Record<string, number>;
+}
+
+/** `<service>.relation-import.part.completed`: a service re-imported its relation. */
+export interface RelationImportPartCompletedV1 {
+  relation_import_id: number;
+  project_id: number;
+  part: string;
+  counts: Record<string, number>;
+  /** Lines skipped because their iid already existed. */
+  skipped: number;
+  failures: ImportPartCompletedV1['failures'];
+}
+
+export const TransferRelationImportEvents = {
+  requested: 'transfer.relation-import.requested',
+  unpacked: 'transfer.relation-import.unpacked',
+  partPatterns: ['*.relation-import.part.completed'],
+} as const;
+
+/** The routing key of one service's relation import report. */
+export function relationImportPartCompleted(service: string): string {
+  return `${service}.relation-import.part.completed`;
+}

@@ -6,6 +6,8 @@ import { RateLimiter } from './rate-limit';
 import type { RouteDeps } from './routes/deps';
 import { mountProjectExport } from './routes/project-export';
 import { mountProjectImport } from './routes/project-import';
+import { mountRelationImport } from './routes/project-relation-import';
+import { mountRemoteImport, mountRemoteImportS3 } from './routes/project-remote-import';
 
 /** The parts every export waits for, from `EXPORT_PARTS`. */
 export function exportParts(config: Partial<TransferConfig>): string[] {
@@ -34,11 +36,15 @@ export function createApp(deps: ServiceDeps<TransferConfig>): Express {
     downloadLimiter: new RateLimiter(Number(deps.config.PROJECT_DOWNLOAD_EXPORT_LIMIT ?? 1)),
     importLimiter: new RateLimiter(Number(deps.config.PROJECT_IMPORT_LIMIT ?? 6)),
     maxImportBytes: Number(deps.config.MAX_IMPORT_SIZE_MB ?? 0) * 1024 * 1024,
+    s3Endpoint: String(deps.config.IMPORT_S3_ENDPOINT ?? ''),
   };
   return serviceApp(deps, {
     api: (router) => {
       mountProjectExport(router, routeDeps);
       mountProjectImport(router, routeDeps);
+      mountRemoteImport(router, routeDeps);
+      mountRemoteImportS3(router, routeDeps);
+      mountRelationImport(router, routeDeps);
     },
     streamBody: (req) => Boolean(req.headers['content-type']?.startsWith('multipart/')),
   });

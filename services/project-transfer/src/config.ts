@@ -20,6 +20,8 @@ export const configSchema = {
   EXPORT_PARTS: str('identity,work-items,pipelines'),
   /** `allow_local_requests_from_web_hooks_and_services`: export uploads may go to loopback and private networks. */
   ALLOW_LOCAL_REQUESTS: bool(false),
+  /** The S3-compatible endpoint `remote-import-s3` reads from; empty means AWS S3 in the request's region. */
+  IMPORT_S3_ENDPOINT: str(''),
 } satisfies Schema;
 
 /** This service's settings. */

@@ -1,9 +1,22 @@
-import type { ServiceDefinition } from '@anvil/runtime';
+import type { ServiceDefinition, ServiceDeps } from '@anvil/runtime';
 import { migrations } from '../migrations';
 import { createApp, partsOf, projectClient } from './app';
 import { configSchema, type TransferConfig } from './config';
 import { exportPartsConsumer } from './exports/part-consumer';
-import { importsConsumer } from './imports/import-consumer';
+import { type ImportDeps, importsConsumer } from './imports/import-consumer';
+import { relationImportsConsumer } from './imports/relation-import-consumer';
+
+/** What the import consumers need, from the service's deps. */
+function importDeps(deps: ServiceDeps<TransferConfig>): ImportDeps {
+  return {
+    db: deps.db,
+    storage: deps.storage,
+    log: deps.log,
+    projects: projectClient(deps),
+    limits: { maxEntries: deps.config.IMPORT_MAX_ENTRIES, maxBytes: deps.config.IMPORT_MAX_UNPACKED_MB * 1024 * 1024 },
+    parts: partsOf(deps.config.IMPORT_PARTS, 'work-items,pipelines'),
+  };
+}
 
 /** The project-transfer service, as the runtime boots it: the export/import API and the consumers that build archives. */
 export const projectTransferService: ServiceDefinition<TransferConfig> = {
@@ -20,14 +33,8 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
       allowLocalRequests: deps.config.ALLOW_LOCAL_REQUESTS,
       fullPath: async (id) => (await projectClient(deps).project(id))?.path_with_namespace ?? `project-${id}`,
     }),
-    importsConsumer({
-      db: deps.db,
-      storage: deps.storage,
-      log: deps.log,
-      projects: projectClient(deps),
-      limits: { maxEntries: deps.config.IMPORT_MAX_ENTRIES, maxBytes: deps.config.IMPORT_MAX_UNPACKED_MB * 1024 * 1024 },
-      parts: partsOf(deps.config.IMPORT_PARTS, 'work-items,pipelines'),
-    }),
+    importsConsumer(importDeps(deps)),
+    relationImportsConsumer(importDeps(deps)),
   ],
 };
 export { configSchema };

@@ -7,6 +7,7 @@ import { identityConsumer } from './read-model/consumer';
 import { exportConsumer } from './transfer/export-consumer';
 import { importConsumer } from './transfer/import-consumer';
 import { settingsConsumer } from './settings/settings-consumer';
+import { relationImportConsumer } from './transfer/relation-import-consumer';
 
 /** The work-items service, as the runtime boots it. */
 export const workItemsService: ServiceDefinition = {
@@ -15,7 +16,9 @@ export const workItemsService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [identityConsumer(deps), incidentConsumer(deps), exportConsumer(deps), importConsumer(deps), settingsConsumer(deps)],
+  consumers: (deps) => [
+    identityConsumer(deps), incidentConsumer(deps), exportConsumer(deps), importConsumer(deps), settingsConsumer(deps), relationImportConsumer(deps),
+  ],
 };
 export { configSchema };
 export { importConsumer as transferImportConsumer } from './transfer/import-consumer';

@@ -4,13 +4,15 @@ import { HttpError, NotFoundError, p, params, ValidationError } from '@anvil/htt
 import type { IdentityContext } from '../deps';
 import { namespaceStore } from '../namespaces/namespace-store';
 import type { Project } from '../projects/project';
-import { createProject } from '../projects/project-service';
+import { createProject, deleteProject } from '../projects/project-service';
+import { resolveProject } from '../internal/resolve';
+import { AccessLevel } from '@anvil/auth';
 import { projectStore } from '../projects/project-store';
 
 const idParams = params({ id: p.integer().required() });
 const createParams = params({
   user_id: p.integer().required(), path: p.string().required(), name: p.string(), namespace: p.string(),
-  description: p.string(), visibility: p.enum(['private', 'internal', 'public'] as const),
+  description: p.string(), visibility: p.enum(['private', 'internal', 'public'] as const), overwrite: p.boolean().default(false),
 });
 const emailParams = params({ emails: p.array(p.string()).required() });
 
@@ -27,6 +29,20 @@ function firstError(e: ValidationError): HttpError {
   const [field, messages] = Object.entries(e.fieldErrors)[0] ?? ['base', ['is invalid']];
   const label = field === 'base' ? '' : `${field.charAt(0).toUpperCase()}${field.slice(1).replace(/_/g, ' ')} `;
   return new HttpError(400, { message: `${label}${messages[0]}` });
+}
+
+/**
+ * `overwrite`: the project already at `<namespace>/<path>` is deleted when `user` may admin it
+ * (Maintainer+ or an administrator), so the import takes its path; otherwise it stays and the
+ * create answers as without `overwrite`.
+ */
+async function removeOverwritten(ictx: IdentityContext, user: Actor, namespaceId: number | undefined, path: string): Promise<void> {
+  const ns = namespaceId !== undefined ? await namespaceStore.findById(ictx.db, namespaceId) : await namespaceStore.findByOwner(ictx.db, user.id);
+  if (!ns) return;
+  const scope = await resolveProject(ictx.db, `${ns.fullPath}/${path}`, user.id);
+  if (!scope || (!user.admin && scope.access_level < AccessLevel.MAINTAINER)) return;
+  const existing = await projectStore.find(ictx.db, scope.id, null);
+  if (existing) await deleteProject(ictx, existing);
 }
 
 /** Internal routes project-transfer calls: project identities, projects created for imports, users by e-mail. */
@@ -50,6 +66,7 @@ export function transferInternalRoutes(router: Router, ictx: IdentityContext): v
       if (!ns) throw new NotFoundError('Namespace');
       namespaceId = ns.id;
     }
+    if (input.overwrite) await removeOverwritten(ictx, user as Actor, namespaceId, input.path);
     try {
       const project = await createProject(ictx, user as Actor, { path: input.path, name: input.name ?? input.path, description: input.description, visibility: input.visibility, settings: {}, namespace_id: namespaceId });
       res.status(201).json(identityOf(project));

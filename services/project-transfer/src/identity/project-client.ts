@@ -1,4 +1,4 @@
-import { INTERNAL_TOKEN_HEADER } from '@anvil/auth';
+import { INTERNAL_TOKEN_HEADER, type ProjectScope } from '@anvil/auth';
 import { HttpError } from '@anvil/http';
 
 /** The project attributes an export or import status record shows (`ProjectIdentity`). */
@@ -32,7 +32,7 @@ export class ProjectClient {
   }
 
   /** Creates the project an import fills, as the importer; identity's refusal is thrown as the HttpError it answered. */
-  async createProject(input: { user_id: number; path: string; name?: string; namespace?: string; description?: string; visibility?: string }): Promise<ProjectIdentity> {
+  async createProject(input: { user_id: number; path: string; name?: string; namespace?: string; description?: string; visibility?: string; overwrite?: boolean }): Promise<ProjectIdentity> {
     const res = await fetch(`${this.baseUrl}/internal/v1/transfer/projects`, {
       method: 'POST',
       headers: { [INTERNAL_TOKEN_HEADER]: this.internalToken, 'content-type': 'application/json' },
@@ -56,5 +56,16 @@ export class ProjectClient {
     });
     if (!res.ok) throw new Error(`identity POST users by e-mail: ${res.status}`);
     return (await res.json()) as Record<string, number>;
+  }
+
+  /** The project at `ref` (id or full path) with `userId`'s access to it, or null when identity does not know it. */
+  async resolve(ref: string, userId: number): Promise<ProjectScope | null> {
+    const res = await fetch(`${this.baseUrl}/internal/v1/projects/resolve?ref=${encodeURIComponent(ref)}&user_id=${userId}`, {
+      headers: { [INTERNAL_TOKEN_HEADER]: this.internalToken },
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`identity GET project resolve: ${res.status}`);
+    return (await res.json()) as ProjectScope;
   }
 }

@@ -28,7 +28,7 @@ export function importPrefix(importId: number): string {
 }
 
 /** Exported user id → local user id, from `project_members.ndjson` (members matched by public e-mail). */
-async function userMap(deps: ImportDeps, prefix: string): Promise<Record<string, number>> {
+export async function userMap(deps: ImportDeps, prefix: string): Promise<Record<string, number>> {
   const file = await deps.storage.get(`${prefix}tree/project/project_members.ndjson`);
   if (!file) return {};
   const byEmail = new Map<string, string>();

@@ -19,7 +19,8 @@ export interface ImportRequest {
 const VISIBILITIES = new Set(['private', 'internal', 'public']);
 
 /**
- * Creates the project (through identity, as the importer, in the namespace asked for), records the
+ * Creates the project (through identity, as the importer, in the namespace asked for; with
+ * `overwrite`, replacing a project at that path the importer may admin), records the
  * import as scheduled and publishes `transfer.import.requested` in the same transaction.
  */
 export async function scheduleImport(db: Knex, projects: ProjectClient, req: ImportRequest): Promise<{ project: ProjectIdentity; row: ImportRow }> {
@@ -28,6 +29,7 @@ export async function scheduleImport(db: Knex, projects: ProjectClient, req: Imp
     user_id: req.userId, path: req.path, name: req.name ?? (typeof o.name === 'string' ? o.name : undefined), namespace: req.namespace,
     description: typeof o.description === 'string' ? o.description : undefined,
     visibility: typeof o.visibility === 'string' && VISIBILITIES.has(o.visibility) ? o.visibility : undefined,
+    overwrite: req.overwrite,
   });
   const row = await db.transaction(async (trx) => {
     const created = await importStore.insert(trx, {

@@ -15,4 +15,6 @@ export interface RouteDeps {
   importLimiter: RateLimiter;
   /** `max_import_size` in bytes (0: unlimited). */
   maxImportBytes: number;
+  /** The S3 endpoint `remote-import-s3` reads from (empty: AWS). */
+  s3Endpoint: string;
 }

@@ -13,10 +13,11 @@ const importParams = params({
   path: p.string().required(), file: p.any(), name: p.string(), namespace: p.string(), overwrite: p.boolean().default(false), override_params: p.any(),
 });
 
-const NOT_AN_ARCHIVE = { message: { error: 'You need to upload a GitLab project export archive (ending in .gz).' } };
+/** GitLab's 422 body for a file not ending in `.gz`. */
+export const NOT_AN_ARCHIVE = { message: { error: 'You need to upload a GitLab project export archive (ending in .gz).' } };
 
 /** A multer storage engine that streams the `file` part straight into storage (never buffered or spooled). */
-function storageEngine(storage: Storage): multer.StorageEngine {
+export function storageEngine(storage: Storage): multer.StorageEngine {
   return {
     _handleFile(_req, file, cb) {
       const key = `imports/uploads/${randomUUID()}.tar.gz`;
@@ -29,7 +30,7 @@ function storageEngine(storage: Storage): multer.StorageEngine {
 }
 
 /** Runs multer on the request: fields into `req.body`, the archive into storage as `req.file`. */
-function receive(upload: ReturnType<typeof multer>, req: Request, res: Response): Promise<void> {
+export function receive(upload: ReturnType<typeof multer>, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => upload.single('file')(req, res, (err?: unknown) => (err ? reject(err instanceof multer.MulterError ? new HttpError(400, { error: `file ${err.message.toLowerCase()}` }) : err) : resolve())));
 }
 

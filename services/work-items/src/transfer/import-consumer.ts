@@ -11,7 +11,7 @@ export const IMPORT_QUEUE = 'work-items.transfer-import';
 type Failure = ImportPartCompletedV1['failures'][number];
 
 /** What each relation file's lines become, in GitLab's restore order. */
-const RELATIONS: [string, (deps: ServiceDeps, projectId: number, line: Record<string, any>, users: UserMapper, counts: Counts) => Promise<void>][] = [
+export const RELATIONS: [string, (deps: ServiceDeps, projectId: number, line: Record<string, any>, users: UserMapper, counts: Counts) => Promise<void>][] = [
   ['labels', (deps, projectId, line, _u, counts) => deps.db.transaction(async (trx) => void (await labelId(trx, projectId, line, counts)))],
   ['milestones', (deps, projectId, line, _u, counts) => deps.db.transaction(async (trx) => void (await milestoneId(trx, projectId, line, counts)))],
   ['issues', (deps, projectId, line, users, counts) => deps.db.transaction((trx) => importIssue(trx, projectId, line, users, counts))],
