@@ -5,6 +5,7 @@
  * Usage: npx tsx bench/registry/direct.ts  (env: DATABASE_URL, BENCH_SIZES=100M,1G)
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ async function rate(n: number, inFlight: number, one: () => Promise<unknown>): P
 async function main(): Promise<void> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-registry-'));
-  const env = { ...process.env, PORT: String(port), GATEWAY_PUBLIC_KEY: keys.publicKey, INTERNAL_API_TOKEN: 'bench-internal', DB_SCHEMA: `bench_registry_${Date.now().toString(36)}`, STORAGE_DIR: dir, LOG_LEVEL: 'warn', CONAN_JWT_SECRET: 'bench' };
+  const env = { ...process.env, PORT: String(port), GATEWAY_PUBLIC_KEY: keys.publicKey, INTERNAL_API_TOKEN: randomBytes(24).toString('hex'), DB_SCHEMA: `bench_registry_${Date.now().toString(36)}`, STORAGE_DIR: dir, LOG_LEVEL: 'warn', CONAN_JWT_SECRET: randomBytes(32).toString('hex') };
   const proc = spawn(process.execPath, ['--require', 'tsx/cjs', 'services/registry/src/main.ts'], { env, stdio: 'inherit' });
   try {
     for (let i = 0; i < 150; i++) {

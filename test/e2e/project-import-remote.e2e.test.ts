@@ -31,7 +31,7 @@ describe('remote and relation import through the gateway', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    fleet = await startFleet({ services: ['identity', 'work-items', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true' } });
+    fleet = await startFleet({ services: ['identity', 'work-items', 'pipelines', 'project-transfer'], env: { ALLOW_LOCAL_REQUESTS: 'true' } });
     owner = await userWithToken(fleet, 'remote-importer');
   }, 180_000);
   afterAll(async () => {
