@@ -7,6 +7,7 @@ import { pipelineProjectConsumer } from './pipelines/project-consumer';
 import { repositoryProjectConsumer } from './repository/project-consumer';
 import { exportConsumer } from './transfer/export-consumer';
 import { importConsumer } from './transfer/import-consumer';
+import { relationImportConsumer } from './transfer/relation-import-consumer';
 import { stopQueueWaker } from './runners/job-queue-waker';
 
 /** The pipelines service, as the runtime boots it. */
@@ -16,7 +17,7 @@ export const pipelinesService: ServiceDefinition = {
   migrations,
   configSchema,
   createApp,
-  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps), exportConsumer(deps), importConsumer(deps)],
+  consumers: (deps) => [repositoryProjectConsumer(deps), pipelineProjectConsumer(deps), exportConsumer(deps), importConsumer(deps), relationImportConsumer(deps)],
   onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
   onStop: async (deps) => {
     stopDelayedScheduler(deps.db);

@@ -57,7 +57,7 @@ describe('POST /projects/import-relation', () => {
     expect((await trackers(project.id, owner)).body.map((t: { id: number }) => t.id)).toEqual([res.body.id, again.body.id]);
   });
 
-  it('fails a ci_pipelines tracker when no service here imports pipelines', async () => {
+  it('fails a ci_pipelines tracker when IMPORT_PARTS leaves pipelines out (this fleet runs no pipelines service)', async () => {
     const project = await fleet.makeProject(owner);
     const res = await post(owner, { path: project.path_with_namespace, relation: 'ci_pipelines' });
     expect(res.status).toBe(201);
