@@ -2,25 +2,12 @@
  * Job entities (lib/api/entities/ci/job_basic.rb, job.rb, bridge.rb). See ../shared/reference/runner.md §8.
  */
 import type { Job } from '../jobs/job-row';
-import type { ArtifactRow } from '../jobs/jobs-finder';
+import type { JobsContext } from '../jobs/jobs-finder';
 import type { CommitRow } from '../repository/repository-store';
 import type { Pipeline } from '../pipelines/pipeline-row';
-import type { UserSnapshot } from '../pipelines/pipeline-store';
 import { toPipelineBasic, type PipelineView } from './pipeline';
 import { toUserBasic } from './user';
 
-/** The rows a page of jobs is serialised from, loaded once per page. */
-export interface JobsContext {
-  pipelines: Map<number, Pipeline>;
-  users: Map<number, UserSnapshot>;
-  /** The runners that ran the page's jobs, as `Entities::Ci::Runner`, by id. */
-  runners: Map<number, Record<string, unknown>>;
-  /** The stored artifacts of the page's jobs, by job id. */
-  artifacts: Map<number, ArtifactRow[]>;
-  /** The commits of the page's pipelines, by sha. */
-  commits: Map<string, CommitRow>;
-  now: Date;
-}
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const BLANK_SHA = '0'.repeat(40);

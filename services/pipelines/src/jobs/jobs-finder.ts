@@ -5,8 +5,7 @@
 import type { Knex } from 'knex';
 import { commitsBySha, type CommitRow } from '../repository/repository-store';
 import type { Pipeline } from '../pipelines/pipeline-row';
-import { usersByIds } from '../pipelines/pipeline-store';
-import type { JobsContext } from '../entities/job';
+import { usersByIds, type UserSnapshot } from '../pipelines/pipeline-store';
 import type { Job } from './job-row';
 import type { Status } from './status';
 
@@ -48,6 +47,19 @@ export interface ArtifactRow {
 
 /** A runner summary source, filled by the runners part of the service. */
 export type RunnerLookup = (db: Knex, ids: number[]) => Promise<Map<number, Record<string, unknown>>>;
+
+/** The rows a page of jobs is serialised from, loaded once per page. */
+export interface JobsContext {
+  pipelines: Map<number, Pipeline>;
+  users: Map<number, UserSnapshot>;
+  /** The runners that ran the page's jobs, as `Entities::Ci::Runner`, by id. */
+  runners: Map<number, Record<string, unknown>>;
+  /** The stored artifacts of the page's jobs, by job id. */
+  artifacts: Map<number, ArtifactRow[]>;
+  /** The commits of the page's pipelines, by sha. */
+  commits: Map<string, CommitRow>;
+  now: Date;
+}
 
 /** Loads, in one query each, the pipelines, users, commits and runners a page of jobs shows. */
 export async function jobsContext(db: Knex, jobs: Job[], runners?: RunnerLookup): Promise<JobsContext> {

@@ -7,7 +7,7 @@ import type { Epic } from '../epics/epic-store';
 import type { Label } from '../labels/label-store';
 import type { MergeRequest } from '../merge-requests/merge-request-store';
 import type { Milestone } from '../milestones/milestone-store';
-import type { Todo } from '../todos/todo-store';
+import type { Todo } from '../todos/todo-row';
 import { timestamps } from '../entities/timestamps';
 import { PRODUCER } from './issue-events';
 

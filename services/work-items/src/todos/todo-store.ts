@@ -1,30 +1,12 @@
 import type { Knex } from 'knex';
 import { NotModifiedError } from '@anvil/http';
 import { emitTodoEvent, TodoEvents } from '../events/work-item-events';
-import { camelize, Camelized, RowTimestamps } from '../db/rows';
 import type { Issue } from '../issues/issue-row';
+import { todoFromRow, type Todo, type TodoRow } from './todo-row';
 
 type Db = Knex | Knex.Transaction;
 
-/** A `todos` row. */
-export interface TodoRow extends RowTimestamps {
-  id: number;
-  user_id: number;
-  project_id: number | null;
-  group_id: number | null;
-  author_id: number;
-  target_type: string;
-  target_id: number;
-  action: string;
-  state: 'pending' | 'done';
-  body: string | null;
-}
-
-/** A to-do of a user about a target (today: issues). */
-export type Todo = Camelized<TodoRow>;
-
-/** The domain to-do of a row. */
-export const todoFromRow: (r: TodoRow) => Todo = camelize;
+export { todoFromRow, type Todo, type TodoRow } from './todo-row';
 
 /** GitLab's action names by action. */
 export const ACTION_NAMES: Record<string, string> = { marked: 'marked', assigned: 'assigned', mentioned: 'mentioned' };
