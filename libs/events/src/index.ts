@@ -12,5 +12,7 @@ export type { OutboxRow } from './outbox';
 export { OutboxRelay } from './relay';
 export type { OutboxRelayOptions } from './relay';
 export { consumeOnce } from './inbox';
+export { exportPartConsumer } from './export-part';
+export type { ExportPartWriter } from './export-part';
 export { DEFAULT_EVENTS_RETENTION_HOURS, DEFAULT_PRUNE_INTERVAL_MS, EventPruner } from './pruner';
 export type { EventPrunerOptions, PruneResult } from './pruner';
