@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   const warmup = Number(process.env.BENCH_WARMUP ?? (smoke ? 0 : 5));
   const threads = Number(process.env.BENCH_THREADS ?? (smoke ? 1 : 2));
   const connections = Number(process.env.BENCH_CONNECTIONS ?? (smoke ? 4 : 64));
-  const fleet = await startFleet({ services: ['identity', 'alerting'], databaseUrl: process.env.DATABASE_URL, amqpUrl: process.env.AMQP_URL });
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const fleet = await startFleet({ services: ['identity', 'alerting'], databaseUrl, amqpUrl });
   try {
     const project = await api(fleet, 'POST', '/projects', { name: 'Bench', path: 'bench', visibility: 'private' });
     const integration = await api(fleet, 'POST', `/projects/${project.id}/alert_management/http_integrations`, { name: 'Bench' });
