@@ -61,6 +61,13 @@ export interface Fleet {
   replicas: Record<string, FleetProcess[]>;
   /** Each started service's schema, by service name. */
   schemas: Record<string, string>;
+  /** The storage directory the fleet's processes share. */
+  storageDir: string;
+  /**
+   * Kills `p` with SIGKILL (no shutdown), then starts the same process again with the same settings
+   * and port, and resolves once it is ready. `services`, `replicas` and `gateway` then name the new one.
+   */
+  restart(p: FleetProcess): Promise<FleetProcess>;
   stop(): Promise<void>;
 }
 
@@ -86,7 +93,12 @@ export interface FleetOptions {
   replicas?: Partial<Record<ServiceName, number>>;
 }
 
-function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
+interface Spawned extends FleetProcess {
+  entry: string;
+  env: Record<string, string>;
+}
+
+function spawnTs(name: string, entry: string, env: Record<string, string>): Spawned {
   // one process per service, from source (tsx's hooks preloaded, not the tsx command, whose
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
@@ -98,7 +110,7 @@ function spawnTs(name: string, entry: string, env: Record<string, string>): Flee
   };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
-  return { name, url: `http://127.0.0.1:${env.PORT}`, process: proc, output: () => out };
+  return { name, url: `http://127.0.0.1:${env.PORT}`, process: proc, output: () => out, entry, env };
 }
 
 /**
@@ -135,7 +147,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const schemas = names.map((n) => `${run}_${n.replace(/-/g, '_')}`.slice(0, 60));
   const services: Record<string, FleetProcess> = {};
   const replicas: Record<string, FleetProcess[]> = {};
-  const all: FleetProcess[] = [];
+  const all: Spawned[] = [];
   const stop = async () => {
     await Promise.all(all.map((p) => new Promise<void>((resolve) => {
       if (p.process.exitCode !== null) return resolve();
@@ -164,7 +176,31 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);
-    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), stop };
+    const fleet: Fleet = {
+      url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, stop,
+      async restart(p) {
+        const i = all.findIndex((a) => a.process === p.process);
+        if (i < 0) throw new Error(`not a process of this fleet: ${p.name}`);
+        const old = all[i];
+        if (old.process.exitCode === null && old.process.signalCode === null) {
+          await new Promise<void>((resolve) => {
+            old.process.once('exit', () => resolve());
+            old.process.kill('SIGKILL');
+          });
+        }
+        const next = spawnTs(old.name, old.entry, old.env);
+        all[i] = next;
+        if (fleet.gateway.process === old.process) fleet.gateway = next;
+        for (const [n, list] of Object.entries(replicas)) {
+          const j = list.findIndex((r) => r.process === old.process);
+          if (j >= 0) list[j] = next;
+          if (services[n]?.process === old.process) services[n] = next;
+        }
+        await waitReady(next.url, next.process, next.output);
+        return next;
+      },
+    };
+    return fleet;
   } catch (e) {
     await stop();
     throw e;
