@@ -192,6 +192,12 @@ export class ContextSigner {
 
 export class ContextError extends Error {}
 
+/**
+ * A context the gateway really signed for this request and service, presented after its expiry: the
+ * service took too long to get to it (overload), or it was replayed. No access either way.
+ */
+export class ContextExpiredError extends ContextError {}
+
 /** What a verified header carries that is checked on every request, and its payload's JSON. */
 interface Verified {
   m: string;
@@ -278,6 +284,6 @@ export class ContextVerifier {
 /** The checks that depend on the request and the clock: signed for this service, not expired, bound to this method and path. */
 function checkRequest(ctx: Pick<RequestContext, 'm' | 'p' | 'exp' | 'aud'>, audience: string, method: string, path: string): void {
   if (ctx.aud !== audience) throw new ContextError('context signed for another service');
-  if (typeof ctx.exp !== 'number' || ctx.exp < Date.now()) throw new ContextError('expired context');
   if (ctx.m !== method.toUpperCase() || ctx.p !== path) throw new ContextError('context bound to another request');
+  if (typeof ctx.exp !== 'number' || ctx.exp < Date.now()) throw new ContextExpiredError('expired context');
 }

@@ -1,8 +1,8 @@
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import qs from 'qs';
-import { CONTEXT_HEADER, constantTimeEqual, ContextError, ContextVerifier, INTERNAL_TOKEN_HEADER, RequestContext } from '@anvil/auth';
-import { ErrorTranslator, HttpError, UnauthorizedError } from './errors';
+import { CONTEXT_HEADER, constantTimeEqual, ContextError, ContextExpiredError, ContextVerifier, INTERNAL_TOKEN_HEADER, RequestContext } from '@anvil/auth';
+import { ErrorTranslator, HttpError, ServiceUnavailableError, UnauthorizedError } from './errors';
 import { createLogger, Logger } from '@anvil/log';
 
 declare global {
@@ -161,6 +161,9 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
       req.anvil = opts.verifier.verify(req.get(CONTEXT_HEADER), req.method, req.originalUrl);
       next();
     } catch (e) {
+      // genuine but stale: the request waited here longer than a context lives (overload), so the
+      // client is told to retry, not that its credentials are wrong
+      if (e instanceof ContextExpiredError) return next(new ServiceUnavailableError(1));
       if (e instanceof ContextError) return next(new UnauthorizedError('request did not come through the gateway'));
       next(e);
     }

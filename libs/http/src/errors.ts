@@ -107,10 +107,10 @@ export class TooManyRequestsError extends HttpError {
   }
 }
 
-/** 503 `{"message":"503 Service Unavailable"}`. */
+/** 503 `{"message":"503 Service Unavailable"}`, with `Retry-After` when given. */
 export class ServiceUnavailableError extends HttpError {
-  constructor() {
-    super(503, { message: '503 Service Unavailable' });
+  constructor(retryAfterSeconds?: number) {
+    super(503, { message: '503 Service Unavailable' }, retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 

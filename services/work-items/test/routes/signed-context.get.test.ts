@@ -19,8 +19,19 @@ describe('GET /todos with a gateway context signed for another service or expire
     await s.svc.raw().get('/api/v4/todos').set(CONTEXT_HEADER, header).expect(401, { message: '401 Unauthorized - request did not come through the gateway' });
   });
 
-  it('refuses an expired context (401)', async () => {
+  it('refuses an expired context with 503 and Retry-After: it waited too long here, the client may retry', async () => {
     const header = new ContextSigner(testKeys.privateKey).sign({ m: 'GET', p: '/api/v4/todos', aud: 'work-items', base: TEST_BASE_URL, user, scopes: ['api'], auth: 'pat', exp: Date.now() - 1 });
+    const res = await s.svc.raw().get('/api/v4/todos').set(CONTEXT_HEADER, header).expect(503, { message: '503 Service Unavailable' });
+    expect(res.headers['retry-after']).toBe('1');
+  });
+
+  it('refuses an expired context bound to another request with 401', async () => {
+    const header = new ContextSigner(testKeys.privateKey).sign({ m: 'GET', p: '/api/v4/issues', aud: 'work-items', base: TEST_BASE_URL, user, scopes: ['api'], auth: 'pat', exp: Date.now() - 1 });
+    await s.svc.raw().get('/api/v4/todos').set(CONTEXT_HEADER, header).expect(401, { message: '401 Unauthorized - request did not come through the gateway' });
+  });
+
+  it('refuses an expired context signed for another service with 401', async () => {
+    const header = new ContextSigner(testKeys.privateKey).sign({ m: 'GET', p: '/api/v4/todos', aud: 'registry', base: TEST_BASE_URL, user, scopes: ['api'], auth: 'pat', exp: Date.now() - 1 });
     await s.svc.raw().get('/api/v4/todos').set(CONTEXT_HEADER, header).expect(401, { message: '401 Unauthorized - request did not come through the gateway' });
   });
 });
