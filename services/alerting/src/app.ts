@@ -1,5 +1,8 @@
 import type { Express, Request } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
+import { CommitBatcher } from './notify/commit-batcher';
+import { IntegrationCache } from './notify/integration-cache';
+import { notifyHandler } from './notify/notify-service';
 import { NotifyLimiter } from './notify/rate-limit';
 import { mountAlerts } from './routes/alerts';
 import { mountHttpIntegrations } from './routes/http-integrations';
@@ -10,10 +13,16 @@ const isNotify = (req: Request) => req.method === 'POST' && NOTIFY_PATH.test(req
 
 /** Builds the alerting service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const limiter = new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0));
+  const integrations = new IntegrationCache();
+  const notify = {
+    db: deps.db,
+    limiter: new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0)),
+    integrations,
+    batcher: new CommitBatcher(deps.db, notifyHandler(integrations), { maxJobs: Number(deps.config.ALERT_NOTIFY_BATCH ?? 64), maxInFlight: Number(deps.config.ALERT_NOTIFY_TRANSACTIONS ?? 1) }),
+  };
   return serviceApp(deps, {
     api: (router) => {
-      mountNotify(router, deps.db, limiter);
+      mountNotify(router, notify);
       mountHttpIntegrations(router, deps.db);
       mountAlerts(router, deps.db);
     },

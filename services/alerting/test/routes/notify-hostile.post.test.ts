@@ -107,7 +107,8 @@ describe('POST notify URLs with hostile requests', () => {
       const key = bearer(integration.token);
       const sqlOf = async (send: () => Promise<unknown>) => {
         const seen: string[] = [];
-        const record = (q: { sql: string }) => seen.push(q.sql);
+        // the outbox relay publishing earlier tests' events (its transaction too) runs on its own schedule
+        const record = (q: { sql: string }) => void (/"outbox"|^(BEGIN|COMMIT|ROLLBACK);?$/.test(q.sql) || seen.push(q.sql));
         svc.deps.db.on('query', record);
         try {
           await send();
