@@ -12,6 +12,9 @@ import { uploadArchive } from './upload';
 /** The queue the export parts are consumed from. */
 export const EXPORT_PARTS_QUEUE = 'project-transfer.export-parts';
 
+/** GitLab's error when an export is larger than `max_export_size`. */
+export const EXPORT_TOO_LARGE = 'The project size exceeds the export limit.';
+
 /** Deliveries of the last part before a job whose archive cannot be written is marked failed. */
 export const ASSEMBLE_ATTEMPTS = 4;
 
@@ -21,6 +24,8 @@ export interface AssembleDeps {
   storage: Storage;
   log: Logger;
   allowLocalRequests: boolean;
+  /** `max_export_size` in bytes (0: unlimited). */
+  maxExportBytes?: number;
   /** The project's full path (for the archive's file name). */
   fullPath(projectId: number): Promise<string>;
 }
@@ -38,12 +43,19 @@ async function ended(db: Knex | Knex.Transaction, row: ExportRow, status: 'finis
 
 /**
  * Streams the archive of a job whose parts are all in, marks it finished, uploads it when asked.
+ * An archive larger than `max_export_size` is dropped and the job fails with GitLab's message.
  * Safe to run again for the same job: the archive key is the job's own and is overwritten.
  */
 export async function assemble(deps: AssembleDeps, row: ExportRow): Promise<void> {
   const jobId = row.job_id as string;
   const key = archiveKey(jobId);
   const { size } = await writeArchive(deps.storage, jobPrefix(jobId), key);
+  if (deps.maxExportBytes && size > deps.maxExportBytes) {
+    await deps.storage.delete(key);
+    if (await exportStore.fail(deps.db, jobId, EXPORT_TOO_LARGE)) await ended(deps.db, row, 'failed', EXPORT_TOO_LARGE);
+    await deps.storage.deletePrefix(jobPrefix(jobId));
+    return;
+  }
   const name = exportFilename(await deps.fullPath(row.project_id), row.started_at ?? new Date());
   if (!(await exportStore.finish(deps.db, jobId, { key, name, size }, sumCounts(row.parts_received)))) {
     await deps.storage.retire(key);
