@@ -61,6 +61,14 @@ export interface Fleet {
   replicas: Record<string, FleetProcess[]>;
   /** Each started service's schema, by service name. */
   schemas: Record<string, string>;
+  /** The storage directory every process shares. */
+  storageDir: string;
+  /**
+   * Kills the service's first process with SIGKILL (no shutdown, no acks: what a crash or an OOM kill
+   * does), waits for it to exit, then starts it again with the same settings and port and waits until
+   * it is ready. `services[name]` is the new process afterwards.
+   */
+  crashAndRestart(name: ServiceName): Promise<FleetProcess>;
   stop(): Promise<void>;
 }
 
@@ -136,9 +144,10 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const services: Record<string, FleetProcess> = {};
   const replicas: Record<string, FleetProcess[]> = {};
   const all: FleetProcess[] = [];
+  const envOf = (n: ServiceName, port: number) => ({ ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
   const stop = async () => {
     await Promise.all(all.map((p) => new Promise<void>((resolve) => {
-      if (p.process.exitCode !== null) return resolve();
+      if (p.process.exitCode !== null || p.process.signalCode !== null) return resolve();
       p.process.once('exit', () => resolve());
       p.process.kill('SIGTERM');
       setTimeout(() => p.process.kill('SIGKILL'), 5000).unref();
@@ -148,7 +157,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   };
   try {
     const spawnService = async (n: ServiceName, port: number) => {
-      const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
+      const p = spawnTs(n, `services/${n}/src/main.ts`, envOf(n, port));
       all.push(p);
       (replicas[n] ??= []).push(p);
       await waitReady(p.url, p.process, p.output);
@@ -164,7 +173,21 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);
-    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), stop };
+    const crashAndRestart = async (n: ServiceName): Promise<FleetProcess> => {
+      const old = services[n];
+      if (old.process.exitCode === null && old.process.signalCode === null) {
+        const exited = new Promise((r) => old.process.once('exit', r));
+        old.process.kill('SIGKILL');
+        await exited;
+      }
+      const p = spawnTs(n, `services/${n}/src/main.ts`, envOf(n, ports[n]));
+      all.push(p);
+      replicas[n][0] = p;
+      services[n] = p;
+      await waitReady(p.url, p.process, p.output);
+      return p;
+    };
+    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, crashAndRestart, stop };
   } catch (e) {
     await stop();
     throw e;
