@@ -76,6 +76,25 @@ export async function assemble(deps: AssembleDeps, row: ExportRow): Promise<void
   await ended(deps.db, row, 'finished', null);
 }
 
+/**
+ * Assembles the job unless another delivery is assembling it (a part reported twice, as after a
+ * broker restart): a transaction-scoped advisory lock per job, held while the archive is written, and
+ * the job read again under it, so a job is assembled by one delivery at a time and never again once it
+ * has ended. A delivery that does not get the lock acks: if the holder dies, its own delivery comes back.
+ */
+export async function assembleOnce(deps: AssembleDeps, jobId: string): Promise<void> {
+  const trx = await deps.db.transaction();
+  try {
+    const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS ok', [`project-export:${jobId}`]);
+    if (!rows[0].ok) return;
+    const row = (await trx<ExportRow>('project_exports').where({ job_id: jobId }).first()) ?? null;
+    if (!row || row.job_status !== 'started') return;
+    await assemble(deps, row);
+  } finally {
+    await trx.commit().catch(() => undefined);
+  }
+}
+
 /** Applies one part report; returns the job when it is complete and ready to assemble. */
 async function applyPart(db: Knex, event: EventEnvelope): Promise<ExportRow | null> {
   const data = event.data as ExportPartCompletedV1 & Partial<ExportPartFailedV1>;
@@ -105,7 +124,7 @@ export function exportPartsConsumer(deps: AssembleDeps): Consumer {
       const ready = await applyPart(deps.db, event);
       if (!ready) return;
       try {
-        await assemble(deps, ready);
+        await assembleOnce(deps, ready.job_id as string);
       } catch (e) {
         // retried (the same keys are overwritten); the last attempt leaves a status a user can read
         if ((delivery?.attempt ?? 1) < ASSEMBLE_ATTEMPTS) throw e;
