@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { isDatabaseUnavailable } from '@anvil/db';
 import type { Knex } from 'knex';
 import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
@@ -66,6 +67,8 @@ export async function importRelations(deps: ServiceDeps, data: ImportUnpackedV1)
       try {
         await apply(deps, data.project_id, JSON.parse(text), users, counts);
       } catch (e) {
+        // a database that is gone fails the delivery (it is retried and resumes), not the line
+        if (isDatabaseUnavailable(e)) throw e;
         const err = e instanceof Error ? e : new Error(String(e));
         failures.push({ relation_name: relation, line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
       }
@@ -79,7 +82,8 @@ export function importConsumer(deps: ServiceDeps): Consumer {
   return {
     queue: IMPORT_QUEUE,
     patterns: [TransferImportEvents.unpacked],
-    options: { prefetch: 1 },
+    // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
+    options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
       const done = await importRelations(deps, event.data as ImportUnpackedV1);
       await emit(deps.db, PART, importPartCompleted(PART), done);
