@@ -21,9 +21,9 @@ async function columnsOf(db: Knex, schema: string, table: string): Promise<strin
  * Gives `projectId` `n` more issues, copies of the issue with iid 1 (iids 2…n+1), each with a copy of
  * every note of that issue: an export large enough to take a moment, written in two statements.
  */
-export async function seedIssues(fleet: Fleet, projectId: number, n: number): Promise<void> {
+export async function seedIssues(fleet: Fleet, projectId: number, n: number, url = testDatabaseUrl()): Promise<void> {
   const schema = fleet.schemas['work-items'];
-  const db = schemaDb(fleet, 'work-items');
+  const db = schemaDb(fleet, 'work-items', url);
   try {
     const issueCols = await columnsOf(db, schema, 'issues');
     const noteCols = await columnsOf(db, schema, 'notes');
@@ -109,8 +109,8 @@ export async function importArchive(fleet: Fleet, token: string, archive: Buffer
 }
 
 /** Counts of what a project holds in work-items: issues, distinct iids, notes on its issues. */
-export async function workItemCounts(fleet: Fleet, projectId: number): Promise<{ issues: number; iids: number; notes: number; maxIid: number }> {
-  const db = schemaDb(fleet, 'work-items');
+export async function workItemCounts(fleet: Fleet, projectId: number, url = testDatabaseUrl()): Promise<{ issues: number; iids: number; notes: number; maxIid: number }> {
+  const db = schemaDb(fleet, 'work-items', url);
   try {
     const i = await db('issues').where({ project_id: projectId }).first(db.raw('count(*)::int AS n, count(DISTINCT iid)::int AS d, coalesce(max(iid), 0)::int AS m'));
     const n = await db('notes').where({ project_id: projectId, noteable_type: 'Issue' }).first(db.raw('count(*)::int AS n'));
@@ -132,11 +132,11 @@ export function archives(fleet: Fleet): string[] {
 }
 
 /** A project with one issue (iid 1) carrying two notes, then `n` copies of it. */
-export async function seededProject(fleet: Fleet, token: string, projectPath: string, n: number): Promise<{ id: number }> {
+export async function seededProject(fleet: Fleet, token: string, projectPath: string, n: number, url = testDatabaseUrl()): Promise<{ id: number }> {
   const project = await call(fleet, token, 'POST', '/projects', { name: projectPath, path: projectPath });
   const issue = await call(fleet, token, 'POST', `/projects/${project.id}/issues`, { title: 'seed', description: 'a seeded issue whose copies make the export take a moment' });
   await call(fleet, token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'first note '.repeat(20) });
   await call(fleet, token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'second note '.repeat(20) });
-  await seedIssues(fleet, project.id, n);
+  await seedIssues(fleet, project.id, n, url);
   return project;
 }
