@@ -4,9 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createDb, type Knex } from '@anvil/db';
-import { type Fleet, type FleetProcess, SERVICE_NAMES, startFleet } from '@anvil/testing';
+import { type Fleet, type FleetProcess, privatePostgres, privateRabbit, type PrivateServer, SERVICE_NAMES, startFleet } from '@anvil/testing';
 import { currentRss, mb, runMain } from '../registry/proc';
-import { privatePostgres, privateRabbit, type PrivateServer } from './infra';
 import { startReceiver } from './receiver';
 import { Tally } from './tally';
 
@@ -254,7 +253,7 @@ async function main(): Promise<void> {
         const when = at(t0);
         if (step.what === 'kill') {
           const name = SERVICE_NAMES[Math.floor(Math.random() * SERVICE_NAMES.length)];
-          await fleet!.restart(fleet!.services[name]);
+          await fleet!.crashAndRestart(name);
           events.push(`${when} s  kill -9 ${name}, back in ${((Date.now() - began) / 1000).toFixed(1)} s`);
         } else if (step.what === 'rabbitmq') {
           await mq.restart();

@@ -177,3 +177,22 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as PgError;
   return e?.code === '23505' && (!constraint || e.constraint === constraint);
 }
+
+/** Socket errors of a lost or refused database connection. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** What the driver and the pool say when the connection is gone or none can be had. */
+const CONNECTION_MESSAGES = /Connection terminated|connection is closed|Client has encountered a connection error|Client was closed|Timeout acquiring a connection|terminating connection|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * Whether an error says the database is unreachable rather than that a statement was wrong: a lost
+ * or refused connection, a pool timeout, or SQLSTATE class 08 (connection), 53 (resources), 57
+ * (operator intervention: shutdown, restart) or 58 (system). Work that meets one should be retried
+ * later, not recorded as a failure of its data.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as PgError & { message?: string };
+  if (!e) return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (/^(08|53|57|58)/.test(code) || CONNECTION_CODES.has(code)) return true;
+  return CONNECTION_MESSAGES.test(String(e.message ?? ''));
+}

@@ -61,13 +61,14 @@ export interface Fleet {
   replicas: Record<string, FleetProcess[]>;
   /** Each started service's schema, by service name. */
   schemas: Record<string, string>;
-  /** The storage directory the fleet's processes share. */
+  /** The storage directory every process shares. */
   storageDir: string;
   /**
-   * Kills `p` with SIGKILL (no shutdown), then starts the same process again with the same settings
-   * and port, and resolves once it is ready. `services`, `replicas` and `gateway` then name the new one.
+   * Kills the service's first process with SIGKILL (no shutdown, no acks: what a crash or an OOM kill
+   * does), waits for it to exit, then starts it again with the same settings and port and waits until
+   * it is ready. `services[name]` is the new process afterwards.
    */
-  restart(p: FleetProcess): Promise<FleetProcess>;
+  crashAndRestart(name: ServiceName): Promise<FleetProcess>;
   stop(): Promise<void>;
 }
 
@@ -93,12 +94,7 @@ export interface FleetOptions {
   replicas?: Partial<Record<ServiceName, number>>;
 }
 
-interface Spawned extends FleetProcess {
-  entry: string;
-  env: Record<string, string>;
-}
-
-function spawnTs(name: string, entry: string, env: Record<string, string>): Spawned {
+function spawnTs(name: string, entry: string, env: Record<string, string>): FleetProcess & { url: string } {
   // one process per service, from source (tsx's hooks preloaded, not the tsx command, whose
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
@@ -110,7 +106,7 @@ function spawnTs(name: string, entry: string, env: Record<string, string>): Spaw
   };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
-  return { name, url: `http://127.0.0.1:${env.PORT}`, process: proc, output: () => out, entry, env };
+  return { name, url: `http://127.0.0.1:${env.PORT}`, process: proc, output: () => out };
 }
 
 /**
@@ -147,10 +143,11 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const schemas = names.map((n) => `${run}_${n.replace(/-/g, '_')}`.slice(0, 60));
   const services: Record<string, FleetProcess> = {};
   const replicas: Record<string, FleetProcess[]> = {};
-  const all: Spawned[] = [];
+  const all: FleetProcess[] = [];
+  const envOf = (n: ServiceName, port: number) => ({ ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
   const stop = async () => {
     await Promise.all(all.map((p) => new Promise<void>((resolve) => {
-      if (p.process.exitCode !== null) return resolve();
+      if (p.process.exitCode !== null || p.process.signalCode !== null) return resolve();
       p.process.once('exit', () => resolve());
       p.process.kill('SIGTERM');
       setTimeout(() => p.process.kill('SIGKILL'), 5000).unref();
@@ -160,7 +157,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   };
   try {
     const spawnService = async (n: ServiceName, port: number) => {
-      const p = spawnTs(n, `services/${n}/src/main.ts`, { ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
+      const p = spawnTs(n, `services/${n}/src/main.ts`, envOf(n, port));
       all.push(p);
       (replicas[n] ??= []).push(p);
       await waitReady(p.url, p.process, p.output);
@@ -176,31 +173,21 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     const gw = spawnTs('gateway', 'gateway/src/main.ts', { ...base, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey });
     all.push(gw);
     await waitReady(gw.url, gw.process, gw.output);
-    const fleet: Fleet = {
-      url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, stop,
-      async restart(p) {
-        const i = all.findIndex((a) => a.process === p.process);
-        if (i < 0) throw new Error(`not a process of this fleet: ${p.name}`);
-        const old = all[i];
-        if (old.process.exitCode === null && old.process.signalCode === null) {
-          await new Promise<void>((resolve) => {
-            old.process.once('exit', () => resolve());
-            old.process.kill('SIGKILL');
-          });
-        }
-        const next = spawnTs(old.name, old.entry, old.env);
-        all[i] = next;
-        if (fleet.gateway.process === old.process) fleet.gateway = next;
-        for (const [n, list] of Object.entries(replicas)) {
-          const j = list.findIndex((r) => r.process === old.process);
-          if (j >= 0) list[j] = next;
-          if (services[n]?.process === old.process) services[n] = next;
-        }
-        await waitReady(next.url, next.process, next.output);
-        return next;
-      },
+    const crashAndRestart = async (n: ServiceName): Promise<FleetProcess> => {
+      const old = services[n];
+      if (old.process.exitCode === null && old.process.signalCode === null) {
+        const exited = new Promise((r) => old.process.once('exit', r));
+        old.process.kill('SIGKILL');
+        await exited;
+      }
+      const p = spawnTs(n, `services/${n}/src/main.ts`, envOf(n, ports[n]));
+      all.push(p);
+      replicas[n][0] = p;
+      services[n] = p;
+      await waitReady(p.url, p.process, p.output);
+      return p;
     };
-    return fleet;
+    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, crashAndRestart, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -10,6 +10,8 @@ export const configSchema = {
   PROJECT_IMPORT_LIMIT: int(6, 0),
   /** `max_import_size` in MB (0: unlimited). */
   MAX_IMPORT_SIZE_MB: int(0, 0),
+  /** `max_export_size` in MB (0: unlimited): an export whose archive is larger fails. */
+  MAX_EXPORT_SIZE_MB: int(0, 0),
   /** Most entries an import archive may hold. */
   IMPORT_MAX_ENTRIES: int(10_000, 1),
   /** Most decompressed bytes an import archive may hold (MB). */

@@ -31,6 +31,7 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
       storage: deps.storage,
       log: deps.log,
       allowLocalRequests: deps.config.ALLOW_LOCAL_REQUESTS,
+      maxExportBytes: deps.config.MAX_EXPORT_SIZE_MB * 1024 * 1024,
       fullPath: async (id) => (await projectClient(deps).project(id))?.path_with_namespace ?? `project-${id}`,
     }),
     importsConsumer(importDeps(deps)),

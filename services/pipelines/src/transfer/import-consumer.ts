@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { isDatabaseUnavailable } from '@anvil/db';
 import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
@@ -27,7 +28,9 @@ export async function importPipelines(deps: ServiceDeps, data: ImportUnpackedV1)
     try {
       const line = JSON.parse(text);
       await deps.db.transaction((trx) => importPipeline(trx, data.project_id, line, users, counts));
-    } catch (e) {
+      } catch (e) {
+      // a database that is gone fails the delivery (it is retried and resumes), not the line
+      if (isDatabaseUnavailable(e)) throw e;
       const err = e instanceof Error ? e : new Error(String(e));
       failures.push({ relation_name: 'ci_pipelines', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
     }
@@ -40,7 +43,8 @@ export function importConsumer(deps: ServiceDeps): Consumer {
   return {
     queue: IMPORT_QUEUE,
     patterns: [TransferImportEvents.unpacked],
-    options: { prefetch: 1 },
+    // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
+    options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
       const done = await importPipelines(deps, event.data as ImportUnpackedV1);
       await emit(deps.db, PART, importPartCompleted(PART), done);

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { isDatabaseUnavailable } from '@anvil/db';
 import { emit, relationImportPartCompleted, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
@@ -31,7 +32,9 @@ export async function importPipelineRelation(deps: ServiceDeps, data: RelationIm
       const before = counts.ci_pipelines;
       await deps.db.transaction((trx) => importPipeline(trx, data.project_id, line, users, counts));
       if (counts.ci_pipelines === before) skipped += 1;
-    } catch (e) {
+      } catch (e) {
+      // a database that is gone fails the delivery (it is retried and resumes), not the line
+      if (isDatabaseUnavailable(e)) throw e;
       const err = e instanceof Error ? e : new Error(String(e));
       failures.push({ relation_name: RELATION, line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
     }
@@ -44,7 +47,8 @@ export function relationImportConsumer(deps: ServiceDeps): Consumer {
   return {
     queue: RELATION_IMPORT_QUEUE,
     patterns: [TransferRelationImportEvents.unpacked],
-    options: { prefetch: 1 },
+    // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
+    options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
       const data = event.data as RelationImportUnpackedV1;
       if (data.relation !== RELATION) return;

@@ -12,6 +12,9 @@ import { uploadArchive } from './upload';
 /** The queue the export parts are consumed from. */
 export const EXPORT_PARTS_QUEUE = 'project-transfer.export-parts';
 
+/** GitLab's error when an export is larger than `max_export_size`. */
+export const EXPORT_TOO_LARGE = 'The project size exceeds the export limit.';
+
 /** Deliveries of the last part before a job whose archive cannot be written is marked failed. */
 export const ASSEMBLE_ATTEMPTS = 4;
 
@@ -21,6 +24,8 @@ export interface AssembleDeps {
   storage: Storage;
   log: Logger;
   allowLocalRequests: boolean;
+  /** `max_export_size` in bytes (0: unlimited). */
+  maxExportBytes?: number;
   /** The project's full path (for the archive's file name). */
   fullPath(projectId: number): Promise<string>;
 }
@@ -38,12 +43,19 @@ async function ended(db: Knex | Knex.Transaction, row: ExportRow, status: 'finis
 
 /**
  * Streams the archive of a job whose parts are all in, marks it finished, uploads it when asked.
+ * An archive larger than `max_export_size` is dropped and the job fails with GitLab's message.
  * Safe to run again for the same job: the archive key is the job's own and is overwritten.
  */
 export async function assemble(deps: AssembleDeps, row: ExportRow): Promise<void> {
   const jobId = row.job_id as string;
   const key = archiveKey(jobId);
   const { size } = await writeArchive(deps.storage, jobPrefix(jobId), key);
+  if (deps.maxExportBytes && size > deps.maxExportBytes) {
+    await deps.storage.delete(key);
+    if (await exportStore.fail(deps.db, jobId, EXPORT_TOO_LARGE)) await ended(deps.db, row, 'failed', EXPORT_TOO_LARGE);
+    await deps.storage.deletePrefix(jobPrefix(jobId));
+    return;
+  }
   const name = exportFilename(await deps.fullPath(row.project_id), row.started_at ?? new Date());
   if (!(await exportStore.finish(deps.db, jobId, { key, name, size }, sumCounts(row.parts_received)))) {
     await deps.storage.retire(key);
@@ -62,6 +74,25 @@ export async function assemble(deps: AssembleDeps, row: ExportRow): Promise<void
     }
   }
   await ended(deps.db, row, 'finished', null);
+}
+
+/**
+ * Assembles the job unless another delivery is assembling it (a part reported twice, as after a
+ * broker restart): a transaction-scoped advisory lock per job, held while the archive is written, and
+ * the job read again under it, so a job is assembled by one delivery at a time and never again once it
+ * has ended. A delivery that does not get the lock acks: if the holder dies, its own delivery comes back.
+ */
+export async function assembleOnce(deps: AssembleDeps, jobId: string): Promise<void> {
+  const trx = await deps.db.transaction();
+  try {
+    const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS ok', [`project-export:${jobId}`]);
+    if (!rows[0].ok) return;
+    const row = (await trx<ExportRow>('project_exports').where({ job_id: jobId }).first()) ?? null;
+    if (!row || row.job_status !== 'started') return;
+    await assemble(deps, row);
+  } finally {
+    await trx.commit().catch(() => undefined);
+  }
 }
 
 /** Applies one part report; returns the job when it is complete and ready to assemble. */
@@ -93,7 +124,7 @@ export function exportPartsConsumer(deps: AssembleDeps): Consumer {
       const ready = await applyPart(deps.db, event);
       if (!ready) return;
       try {
-        await assemble(deps, ready);
+        await assembleOnce(deps, ready.job_id as string);
       } catch (e) {
         // retried (the same keys are overwritten); the last attempt leaves a status a user can read
         if ((delivery?.attempt ?? 1) < ASSEMBLE_ATTEMPTS) throw e;

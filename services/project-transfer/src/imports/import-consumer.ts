@@ -97,7 +97,8 @@ export function importsConsumer(deps: ImportDeps): Consumer {
   return {
     queue: IMPORTS_QUEUE,
     patterns: [TransferImportEvents.requested, ...TransferImportEvents.partPatterns],
-    options: { prefetch: 2 },
+    // about 45 s of retries: a delivery that meets a restarting database is applied once it is back
+    options: { prefetch: 2, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event: EventEnvelope) => {
       if (event.type === TransferImportEvents.requested) await onRequested(deps, event.data as ImportRequestedV1);
       else await onPart(deps, event.data as ImportPartCompletedV1);

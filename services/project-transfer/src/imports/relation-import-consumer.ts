@@ -53,7 +53,8 @@ export function relationImportsConsumer(deps: ImportDeps): Consumer {
   return {
     queue: RELATION_IMPORTS_QUEUE,
     patterns: [TransferRelationImportEvents.requested, ...TransferRelationImportEvents.partPatterns],
-    options: { prefetch: 2 },
+    // about 45 s of retries: a delivery that meets a restarting database is applied once it is back
+    options: { prefetch: 2, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event: EventEnvelope) => {
       if (event.type === TransferRelationImportEvents.requested) await onRequested(deps, event.data as RelationImportRequestedV1);
       else await onPart(deps, event.data as RelationImportPartCompletedV1);

@@ -1,4 +1,6 @@
 import { createInterface } from 'node:readline';
+import { isDatabaseUnavailable } from '@anvil/db';
+import type { Knex } from 'knex';
 import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
@@ -20,9 +22,36 @@ export const RELATIONS: [string, (deps: ServiceDeps, projectId: number, line: Re
 ];
 
 /**
+ * What `projectId` holds, by relation, as an import counts it. The project was created for the import,
+ * so this is what the import brought in, also when a redelivery resumed it half-way (the lines a
+ * killed delivery had committed are skipped by iid, and a delivery's own counts would miss them).
+ */
+export async function projectCounts(db: Knex, projectId: number): Promise<Counts> {
+  const { rows } = await db.raw(
+    `WITH i AS (SELECT id FROM issues WHERE project_id = :p), m AS (SELECT id FROM merge_requests WHERE project_id = :p),
+          s AS (SELECT id FROM snippets WHERE project_id = :p), n AS (SELECT id FROM notes WHERE project_id = :p)
+     SELECT (SELECT count(*) FROM labels WHERE project_id = :p)::int AS labels,
+            (SELECT count(*) FROM milestones WHERE project_id = :p)::int AS milestones,
+            (SELECT count(*) FROM i)::int AS issues,
+            (SELECT count(*) FROM n)::int AS notes,
+            (SELECT count(*) FROM award_emoji a WHERE (a.awardable_type = 'Issue' AND a.awardable_id IN (SELECT id FROM i))
+               OR (a.awardable_type = 'MergeRequest' AND a.awardable_id IN (SELECT id FROM m))
+               OR (a.awardable_type = 'Snippet' AND a.awardable_id IN (SELECT id FROM s))
+               OR (a.awardable_type = 'Note' AND a.awardable_id IN (SELECT id FROM n)))::int AS award_emoji,
+            (SELECT count(*) FROM timelogs WHERE issue_id IN (SELECT id FROM i))::int AS timelogs,
+            (SELECT count(*) FROM m)::int AS merge_requests,
+            (SELECT count(*) FROM s)::int AS snippets`,
+    { p: projectId },
+  );
+  return rows[0] as Counts;
+}
+
+/**
  * Imports `tree/project/{labels,milestones,issues,merge_requests,snippets}.ndjson` of an unpacked archive, line by line as it
  * streams from storage, each line in its own transaction; a line that fails is reported as a failed
- * relation and the import goes on. Then `work-items.import.part.completed` with the counts.
+ * relation and the import goes on. Lines already imported (by iid; by title for labels and milestones)
+ * are skipped, so a redelivered import resumes where a killed one stopped. Then
+ * `work-items.import.part.completed` with what the project holds (`projectCounts`).
  */
 export async function importRelations(deps: ServiceDeps, data: ImportUnpackedV1): Promise<ImportPartCompletedV1> {
   const users: UserMapper = (id) => data.user_map[String(id)] ?? data.user_id;
@@ -38,12 +67,14 @@ export async function importRelations(deps: ServiceDeps, data: ImportUnpackedV1)
       try {
         await apply(deps, data.project_id, JSON.parse(text), users, counts);
       } catch (e) {
+        // a database that is gone fails the delivery (it is retried and resumes), not the line
+        if (isDatabaseUnavailable(e)) throw e;
         const err = e instanceof Error ? e : new Error(String(e));
         failures.push({ relation_name: relation, line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
       }
     }
   }
-  return { import_id: data.import_id, project_id: data.project_id, part: PART, counts, failures: failures.slice(0, 100) };
+  return { import_id: data.import_id, project_id: data.project_id, part: PART, counts: await projectCounts(deps.db, data.project_id), failures: failures.slice(0, 100) };
 }
 
 /** `transfer.import.unpacked` → this service's relations imported, then its part reported. */
@@ -51,7 +82,8 @@ export function importConsumer(deps: ServiceDeps): Consumer {
   return {
     queue: IMPORT_QUEUE,
     patterns: [TransferImportEvents.unpacked],
-    options: { prefetch: 1 },
+    // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
+    options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
       const done = await importRelations(deps, event.data as ImportUnpackedV1);
       await emit(deps.db, PART, importPartCompleted(PART), done);

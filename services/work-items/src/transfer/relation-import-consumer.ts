@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { isDatabaseUnavailable } from '@anvil/db';
 import { emit, relationImportPartCompleted, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
@@ -39,6 +40,8 @@ export async function importOneRelation(deps: ServiceDeps, data: RelationImportU
         await apply(deps, data.project_id, line, users, counts);
         existing.add(Number(line.iid));
       } catch (e) {
+        // a database that is gone fails the delivery (it is retried and resumes), not the line
+        if (isDatabaseUnavailable(e)) throw e;
         const err = e instanceof Error ? e : new Error(String(e));
         failures.push({ relation_name: data.relation, line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
       }
@@ -52,7 +55,8 @@ export function relationImportConsumer(deps: ServiceDeps): Consumer {
   return {
     queue: RELATION_IMPORT_QUEUE,
     patterns: [TransferRelationImportEvents.unpacked],
-    options: { prefetch: 1 },
+    // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
+    options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
       const data = event.data as RelationImportUnpackedV1;
       if (!RELATION_TABLES[data.relation]) return;
