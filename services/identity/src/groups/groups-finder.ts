@@ -88,13 +88,13 @@ export class GroupsFinder {
    */
   private byVisibleTo(q: Knex.QueryBuilder) {
     const a = this.actor;
-    if (!a) return void q.where('namespaces.visibility', 'public');
+    if (!a) return void q.whereRaw("namespaces.visibility = 'public'");
     if (!this.readsOwnGroups()) return;
     const ids = this.readable;
     if (!ids) throw new Error('GroupsFinder: load() before execute()');
     const allAvailable = this.params.all_available ?? a.admin;
     if (!allAvailable) return void q.whereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]);
-    q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]));
+    q.where((w) => w.whereRaw("namespaces.visibility IN ('public', 'internal')").orWhereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]));
   }
 
   private byParent(q: Knex.QueryBuilder) {

@@ -47,7 +47,8 @@ export async function listGroups(ictx: IdentityContext, req: Request, res: Respo
   } else {
     const { page: n, perPage } = pageRequest(req);
     if (!c.user && n * perPage > OFFSET_PAGINATION_LIMIT) throw new MethodNotAllowedError(OFFSET_EXCEEDED);
-    page = await paginate<NamespaceRow>(req, query, { prepare: (q) => prepared(q, 'identity') });
+    // a search sorts its (trigram-indexed) matches, so the page counts them as it reads them
+    page = await paginate<NamespaceRow>(req, query, { prepare: (q) => prepared(q, 'identity'), windowCount: !!input.search });
   }
   const statistics = !!input.statistics && !!c.user?.admin;
   res.set(page.headers);

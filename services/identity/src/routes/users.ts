@@ -105,7 +105,7 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
       page = await keysetPaginate<UserRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
     } else {
-      page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery(), prepare: finder.fixedShape() ? (q) => prepared(q, 'identity') : undefined });
+      page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery(), prepare: finder.fixedShape() ? (q) => prepared(q, 'identity') : undefined, windowCount: finder.countsInPage() });
     }
     res.set(page.headers);
     if (!c.user?.admin) return void res.json(page.items.map((u) => toUserBasic(u, c.base)));

@@ -89,6 +89,11 @@ export class UsersFinder {
     return q;
   }
 
+  /** Whether the page reads every match anyway (a search sorted by id), so it may count them too (`paginate`'s `windowCount`). */
+  countsInPage(): boolean {
+    return !!this.params.search && ((this.admin && this.params.order_by) || 'id') === 'id';
+  }
+
   /** The sort direction of the list (keyset pagination follows it). */
   direction(): 'asc' | 'desc' {
     return (this.admin && this.params.sort) || 'desc';
