@@ -94,7 +94,8 @@ export class GroupsFinder {
     if (!ids) throw new Error('GroupsFinder: load() before execute()');
     const allAvailable = this.params.all_available ?? a.admin;
     if (!allAvailable) return void q.whereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]);
-    q.where((w) => w.whereRaw("namespaces.visibility IN ('public', 'internal')").orWhereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]));
+    // a hashed subplan: one probe per public, internal or private group scanned, not a walk of the array
+    q.where((w) => w.whereRaw("namespaces.visibility IN ('public', 'internal')").orWhereRaw('namespaces.id IN (SELECT unnest(?::integer[]))', [intArray(ids)]));
   }
 
   private byParent(q: Knex.QueryBuilder) {
