@@ -7,10 +7,14 @@
  * BENCH_USERS (100000), BENCH_GROUPS (10000), BENCH_CONNECTIONS (64), BENCH_THREADS (2),
  * BENCH_WARMUP (10 s of the same load first), BENCH_ONLY (scenario names, comma-separated),
  * BENCH_SMOKE (1,000 users, 100 groups, 50 req/s, one second per endpoint, no warm-up).
+ * After the table, the CPU milliseconds each request cost the gateway, identity and identity's
+ * Postgres backends in the measured runs (from /proc: steady under other load).
  */
+import { createDb } from '@anvil/db';
 import { startFleet } from '@anvil/testing';
-import { printRow, printTableHeader, loadPaths } from '../support/fixed-rate';
+import { printRow, printTableHeader, loadPaths, WrkResult } from '../support/fixed-rate';
 import { seedLists } from './lists-seed';
+import { backendPidsOf, cpuSecondsOf } from './process-cpu';
 
 /** The scenarios: each endpoint's paths (relative to /api/v4), cycled through by wrk; searches apart. */
 const SCENARIOS = [
@@ -30,15 +34,32 @@ async function main(): Promise<void> {
   const warmup = Number(process.env.BENCH_WARMUP ?? (smoke ? 0 : 10));
   const only = process.env.BENCH_ONLY?.split(',');
   const fleet = await startFleet({ services: ['identity'], databaseUrl });
+  const pg = createDb({ url: databaseUrl, schema: 'public', role: false, pool: { min: 0, max: 1 } });
   try {
     const data = await seedLists(fleet, databaseUrl, Number(process.env.BENCH_USERS ?? (smoke ? 1000 : 100_000)), Number(process.env.BENCH_GROUPS ?? (smoke ? 100 : 10_000)));
     console.log(`\n${data.counts.users} users, ${data.counts.groups} groups; rate ${rate}/s, ${seconds} s per endpoint, wrk ${threads} threads × ${connections} connections, ${new Date().toISOString()}`);
     printTableHeader('endpoint', 'achieved RPS');
+    const cpuRows: string[] = [];
+    const pids = { gateway: fleet.gateway.process.pid!, identity: fleet.services.identity.process.pid! };
+    const pgPort = Number(new URL(databaseUrl).port || 5432);
     for (const s of SCENARIOS) {
       if (only && !only.includes(s.name)) continue;
-      printRow(s.title, await loadPaths(fleet.url, data.token, s.paths, { rate, seconds, warmup, threads, connections }));
+      const load = { rate, seconds, warmup: 0, threads, connections };
+      if (warmup > 0) await loadPaths(fleet.url, data.token, s.paths, { ...load, seconds: warmup });
+      const backends = await backendPidsOf(pids.identity, pgPort, async (sql) => (await pg.raw(sql)).rows);
+      const cpu = () => [cpuSecondsOf(pids.gateway), cpuSecondsOf(pids.identity), backends.reduce((n, pid) => n + cpuSecondsOf(pid), 0)];
+      const before = cpu();
+      const r: WrkResult = await loadPaths(fleet.url, data.token, s.paths, load);
+      const used = cpu().map((v, i) => v - before[i]);
+      printRow(s.title, r);
+      const perRequest = used.map((v) => (r.requests ? (1000 * v) / r.requests : 0).toFixed(2));
+      cpuRows.push(`| ${s.title} | ${r.requests} | ${perRequest.join(' | ')} | ${backends.length} |`);
     }
+    console.log('\n| endpoint | requests | gateway CPU ms/req | identity CPU ms/req | Postgres CPU ms/req | backends |');
+    console.log('|---|---|---|---|---|---|');
+    for (const row of cpuRows) console.log(row);
   } finally {
+    await pg.destroy();
     await fleet.stop();
   }
 }

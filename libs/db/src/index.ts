@@ -33,6 +33,12 @@ export interface DbOptions {
    * costs more (tens of ms) than the query itself. Default false.
    */
   serialQueries?: boolean;
+  /**
+   * Extensions `ensureSchema` creates when missing and the connecting user may (trusted ones such as
+   * `pg_trgm` need only the CREATE privilege on the database, which creating the schema needs too);
+   * where it may not, a database owner creates them, or the migrations go without what needs them.
+   */
+  extensions?: string[];
 }
 
 /** Creates the schema (and its owning role) if missing. Needs a user that may create them. */
@@ -53,9 +59,28 @@ export async function ensureSchema(opts: DbOptions): Promise<void> {
     } finally {
       await admin.raw('SELECT pg_advisory_unlock(hashtext(?))', [`anvil-schema-${opts.schema}`]);
     }
+    for (const ext of opts.extensions ?? []) await ensureExtension(admin, ext);
   } finally {
     await admin.destroy();
   }
+}
+
+/** Creates an extension unless it exists, under a lock (concurrent creations collide); leaves it alone when not allowed. */
+async function ensureExtension(admin: Knex, name: string): Promise<void> {
+  const ext = ident(name);
+  await admin.raw('SELECT pg_advisory_lock(hashtext(?))', [`anvil-extension-${name}`]);
+  try {
+    const exists = await admin.raw('SELECT 1 FROM pg_extension WHERE extname = ?', [name]);
+    if (!exists.rows.length) await admin.raw(`CREATE EXTENSION IF NOT EXISTS ${ext}`).catch(() => undefined);
+  } finally {
+    await admin.raw('SELECT pg_advisory_unlock(hashtext(?))', [`anvil-extension-${name}`]);
+  }
+}
+
+/** The schema an extension is installed in, or null when it is not installed. */
+export async function extensionSchema(db: Knex | Knex.Transaction, name: string): Promise<string | null> {
+  const r = await db.raw('SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = ?', [name]);
+  return (r.rows[0] as { nspname: string } | undefined)?.nspname ?? null;
 }
 
 /** Drops a schema and its role (tests). */

@@ -93,20 +93,49 @@ export function offsetHeaders(req: Request, pg: OffsetPage): PageHeaders {
   return headers;
 }
 
+/** How `paginate` counts and runs. */
+export interface PaginateOptions {
+  /** Counts these rows instead of the page query's (the same rows, cheaper: without joins the page needs). */
+  countQuery?: Knex.QueryBuilder;
+  /**
+   * Applied to the final page and count queries just before they run: a service passes its
+   * prepared-statement marker here, so both are planned once per connection. Only for lists whose
+   * SQL text does not vary with the data (bound values, arrays as one binding, no IN lists).
+   */
+  prepare?: (q: Knex.QueryBuilder) => Knex.QueryBuilder;
+  /**
+   * Count in the page query (`count(*) OVER ()`, every matching row) instead of a second query
+   * stopping at COUNT_LIMIT + 1 rows: for queries whose page reads and sorts every match anyway
+   * (searches), where a second query would read them all again. The total is exact; above
+   * COUNT_LIMIT it is omitted as usual.
+   */
+  windowCount?: boolean;
+}
+
+/** The column `windowCount` adds to the page's rows (removed before they are returned). */
+const WINDOW_TOTAL = '__anvil_total';
+
 /**
  * Offset-paginates a knex query: counts up to COUNT_LIMIT + 1 rows (never a full count of a huge
  * table), fetches one page plus one row to know whether a next page exists. The query must already
  * be ordered.
  */
-export async function paginate<T>(req: Request, query: Knex.QueryBuilder, opts: { countQuery?: Knex.QueryBuilder } = {}): Promise<Page<T>> {
+export async function paginate<T>(req: Request, query: Knex.QueryBuilder, opts: PaginateOptions = {}): Promise<Page<T>> {
   const { page, perPage, offset } = pageRequest(req);
   const countSource = (opts.countQuery ?? query).clone().clearOrder().clearSelect().select(query.client.raw('1')).limit(COUNT_LIMIT + 1);
   const knex = query.client;
-  const [rows, countRow] = await Promise.all([
-    query.clone().limit(perPage + 1).offset(offset),
-    knex.queryBuilder().count({ n: '*' }).from(countSource.as('c')).first(),
-  ]);
-  const counted = Number((countRow as { n: string | number } | undefined)?.n ?? 0);
+  const last = opts.prepare ?? ((q: Knex.QueryBuilder) => q);
+  const countRows = async () => Number(((await last(knex.queryBuilder().count({ n: '*' }).from(countSource.as('c')).first())) as { n: string | number } | undefined)?.n ?? 0);
+  let rows: Record<string, unknown>[];
+  let counted: number;
+  if (opts.windowCount) {
+    rows = (await last(query.clone().select(knex.raw(`count(*) OVER () AS ${WINDOW_TOTAL}`)).limit(perPage + 1).offset(offset))) as Record<string, unknown>[];
+    // past the last row the page has no row to carry the total
+    counted = rows.length ? Number(rows[0][WINDOW_TOTAL]) : offset > 0 ? await countRows() : 0;
+    for (const r of rows) delete r[WINDOW_TOTAL];
+  } else {
+    [rows, counted] = await Promise.all([last(query.clone().limit(perPage + 1).offset(offset)) as Promise<Record<string, unknown>[]>, countRows()]);
+  }
   const total = counted > COUNT_LIMIT ? null : counted;
   const hasNext = rows.length > perPage;
   return { items: (rows as T[]).slice(0, perPage), headers: offsetHeaders(req, { page, perPage, total, hasNext }) };

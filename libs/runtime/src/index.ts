@@ -48,6 +48,8 @@ export interface ServiceDefinition<C = Record<string, unknown>> {
   createApp(deps: ServiceDeps<C>): Express;
   /** The service's queries are all short request reads and writes: plan them without parallel workers (`DbOptions.serialQueries`). */
   serialQueries?: boolean;
+  /** Postgres extensions the migrations use (`DbOptions.extensions`). */
+  extensions?: string[];
   consumers?(deps: ServiceDeps<C>): Consumer[];
   onStart?(deps: ServiceDeps<C>): Promise<void>;
   onStop?(deps: ServiceDeps<C>): Promise<void>;
@@ -127,7 +129,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   if (!internalToken) throw new Error(`${def.name}: INTERNAL_API_TOKEN is required`);
 
   const dbUrl = config.DATABASE_URL as string;
-  await ensureSchema({ url: dbUrl, schema });
+  await ensureSchema({ url: dbUrl, schema, extensions: def.extensions });
   const db = createDb({ url: dbUrl, schema, serialQueries: def.serialQueries });
   await migrate(db, schema, def.migrations);
   const ownBus = !opts.bus;

@@ -11,6 +11,7 @@ import * as createSettingsAndHooks from './20261125000300_create_settings_and_ho
 import * as createLdapGroupLinks from './20261125000400_create_ldap_group_links';
 import * as createPushRulesSamlSsh from './20261125000500_create_push_rules_saml_ssh';
 import * as createProjectGroupLinks from './20261126000100_create_project_group_links';
+import * as createListIndexes from './20261127001100_create_list_indexes';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   { name: '20261125000400_create_ldap_group_links', ...createLdapGroupLinks },
   { name: '20261125000500_create_push_rules_saml_ssh', ...createPushRulesSamlSsh },
   { name: '20261126000100_create_project_group_links', ...createProjectGroupLinks },
+  { name: '20261127001100_create_list_indexes', ...createListIndexes },
 ];

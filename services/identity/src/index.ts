@@ -34,6 +34,7 @@ export const identityService: ServiceDefinition = {
   configSchema,
   createApp,
   serialQueries: true,
+  extensions: ['pg_trgm'],
   consumers: (deps) => [
     ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps), exportConsumer(deps),
   ],

@@ -28,6 +28,14 @@ describe('GET /users', () => {
       expect(res.headers['x-next-page']).toBe('2');
       expect(res.headers.link).toContain('rel="next"');
       expect(res.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u2`, `${tag}u1`]);
+      const second = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=2&page=2`).expect(200);
+      expect(second.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u0`]);
+      expect(second.body[0]).toEqual({ id: expect.any(Number), username: `${tag}u0`, name: expect.any(String), state: 'active', locked: false, avatar_url: null, web_url: `http://127.0.0.1:8080/${tag}u0` });
+      expect([second.headers['x-total'], second.headers['x-total-pages'], second.headers['x-next-page']]).toEqual(['3', '2', '']);
+      // past the last page: no row carries the total, which is still counted
+      const beyond = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=2&page=5`).expect(200);
+      expect(beyond.body).toEqual([]);
+      expect([beyond.headers['x-total'], beyond.headers['x-total-pages']]).toEqual(['3', '2']);
     });
 
     it('filters blocked users with blocked=True (python-gitlab booleans)', async () => {

@@ -68,10 +68,54 @@ export function toUserPublic(u: User, base: string) {
   };
 }
 
-/** `UserWithAdmin`: what administrators see in lists, on create and on `GET /user`. */
+/**
+ * `UserWithAdmin`: what administrators see in lists, on create and on `GET /user`. One literal with
+ * a fixed key set (`UserPublic`'s keys, then the administrator's), not spreads: a page of 100 users
+ * is built in a fraction of the time.
+ */
 export function toUserWithAdmin(u: User, base: string, createdBy: UserBrief | null = null) {
+  const p = u.profile;
   return {
-    ...toUserPublic(u, base),
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    state: u.state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${trimBase(base)}/${u.username}`,
+    created_at: iso(u.createdAt),
+    bio: p.bio,
+    location: p.location,
+    public_email: p.publicEmail,
+    linkedin: p.linkedin,
+    twitter: p.twitter,
+    discord: p.discord,
+    github: p.github,
+    website_url: p.websiteUrl,
+    organization: p.organization,
+    job_title: p.jobTitle,
+    pronouns: p.pronouns,
+    bot: u.bot,
+    work_information: workInformation(u),
+    followers: 0,
+    following: 0,
+    is_followed: false,
+    local_time: null,
+    last_sign_in_at: iso(u.lastSignInAt),
+    confirmed_at: iso(u.confirmedAt),
+    last_activity_on: u.lastActivityOn,
+    email: u.email,
+    theme_id: u.themeId,
+    color_scheme_id: u.colorSchemeId,
+    projects_limit: u.projectsLimit,
+    current_sign_in_at: iso(u.currentSignInAt),
+    identities: (u.identities ?? []).map((i) => ({ provider: i.provider, extern_uid: i.externUid, saml_provider_id: i.samlProviderId })),
+    can_create_group: u.canCreateGroup,
+    can_create_project: u.projectsLimit > 0,
+    two_factor_enabled: false,
+    external: u.external,
+    private_profile: u.privateProfile,
+    commit_email: u.commitEmail && u.commitEmail !== '_private' ? u.commitEmail : u.email,
     is_admin: u.admin,
     note: u.note,
     namespace_id: u.namespaceId,

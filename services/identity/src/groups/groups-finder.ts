@@ -1,7 +1,23 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
+import { queryPrepared } from '@anvil/db';
 import { contains, Db, similaritySql, MEMBER_SUBTREE_IDS, PROJECT_READABLE_GROUP_IDS } from '../sql';
 import { groupSelect } from './group-store';
+
+/** A Postgres array literal of integers, bound as one value (knex expands a bound JS array into a list). */
+function intArray(ids: number[]): string {
+  return `{${ids.map((n) => Math.trunc(n)).join(',')}}`;
+}
+
+/** The ids of the groups user `?` (bound four times) reads through a membership, a share or a project. */
+const READABLE_GROUP_IDS = `SELECT ARRAY(${MEMBER_SUBTREE_IDS}) || ${PROJECT_READABLE_GROUP_IDS} AS ids`;
+
+/** The ids of the groups `userId` reads without `all_available` (one prepared statement outside transactions). */
+export async function readableGroupIds(db: Db, userId: number): Promise<number[]> {
+  const query = db.raw(READABLE_GROUP_IDS, [userId, 10, userId, userId]);
+  const rows = (db as Knex.Transaction).isTransaction ? ((await query) as { rows: { ids: number[] }[] }).rows : await queryPrepared<{ ids: number[] }>(db as Knex, query, 'identity');
+  return rows[0]?.ids ?? [];
+}
 
 /** `GET /groups` and `GET /groups/:id/subgroups` filters. */
 export interface GroupsParams {
@@ -36,7 +52,25 @@ export class GroupsFinder {
     private readonly parent?: ParentFilter,
   ) {}
 
-  /** The ordered query (not yet paginated). */
+  /** The ids `byVisibleTo` binds (read by `load`). */
+  private readable?: number[];
+
+  /** Whether the list is limited to the groups the caller reads (everyone's but an administrator's with `all_available`). */
+  private readsOwnGroups(): boolean {
+    const a = this.actor;
+    return !!a && !(a.admin && (this.params.all_available ?? a.admin));
+  }
+
+  /** Reads what the query binds: the caller's readable group ids. Call once before `execute`. */
+  async load(): Promise<this> {
+    if (this.readsOwnGroups() && !this.readable) this.readable = await readableGroupIds(this.db, this.actor!.id);
+    return this;
+  }
+
+  /**
+   * The ordered query (not yet paginated). Its SQL text depends only on which params are present
+   * (values are bound, id lists are one array), so it can run as a prepared statement.
+   */
   execute(): Knex.QueryBuilder {
     const q = groupSelect(this.db, this.actor?.id ?? null);
     this.byVisibleTo(q);
@@ -46,17 +80,22 @@ export class GroupsFinder {
     return this.ordered(q);
   }
 
+  /**
+   * Non-administrators see the groups they read through a membership, a share or a project (one
+   * array of ids, read first by a prepared statement: the lists then bind it instead of planning
+   * and running the membership subqueries in each of their statements), and with `all_available`
+   * every public and internal group too.
+   */
   private byVisibleTo(q: Knex.QueryBuilder) {
     const a = this.actor;
-    if (!a) return void q.where('namespaces.visibility', 'public');
+    if (!a) return void q.whereRaw("namespaces.visibility = 'public'");
+    if (!this.readsOwnGroups()) return;
+    const ids = this.readable;
+    if (!ids) throw new Error('GroupsFinder: load() before execute()');
     const allAvailable = this.params.all_available ?? a.admin;
-    if (a.admin && allAvailable) return;
-    // the caller's own groups: one array of ids, fetched by primary key, instead of every group
-    // tested against the subqueries (which suits the public and internal groups' scan below)
-    if (!allAvailable) return void q.whereRaw(`namespaces.id = ANY(ARRAY(${MEMBER_SUBTREE_IDS}) || ${PROJECT_READABLE_GROUP_IDS})`, [a.id, 10, a.id, a.id]);
-    const readable = (w: Knex.QueryBuilder) =>
-      w.whereRaw(`namespaces.id IN (${MEMBER_SUBTREE_IDS})`, [a.id, 10]).orWhereRaw(`namespaces.id = ANY(${PROJECT_READABLE_GROUP_IDS})`, [a.id, a.id]);
-    q.where((w) => w.whereIn('namespaces.visibility', ['public', 'internal']).orWhere(readable));
+    if (!allAvailable) return void q.whereRaw('namespaces.id = ANY(?::integer[])', [intArray(ids)]);
+    // a hashed subplan: one probe per public, internal or private group scanned, not a walk of the array
+    q.where((w) => w.whereRaw("namespaces.visibility IN ('public', 'internal')").orWhereRaw('namespaces.id IN (SELECT unnest(?::integer[]))', [intArray(ids)]));
   }
 
   private byParent(q: Knex.QueryBuilder) {
@@ -77,7 +116,7 @@ export class GroupsFinder {
     const { search, visibility, skip_groups } = this.params;
     if (search) q.where((w) => w.whereILike('namespaces.name', contains(search)).orWhereILike('namespaces.path', contains(search)));
     if (visibility) q.where('namespaces.visibility', visibility);
-    if (skip_groups?.length) q.whereNotIn('namespaces.id', skip_groups);
+    if (skip_groups?.length) q.whereRaw('NOT (namespaces.id = ANY(?::integer[]))', [intArray(skip_groups)]);
   }
 
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { prepared } from '@anvil/db';
 import { ctx, keysetPaginate, MethodNotAllowedError, p, Page, pageRequest, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toGroupEntity } from '../entities/group';
@@ -37,7 +38,7 @@ const OFFSET_EXCEEDED = `Offset pagination has a maximum allowed offset of ${OFF
 export async function listGroups(ictx: IdentityContext, req: Request, res: Response, parent?: ParentFilter): Promise<void> {
   const c = ctx(req);
   const input = listParams.parse(req);
-  const query = new GroupsFinder(ictx.db, c.user, input, parent).execute();
+  const query = (await new GroupsFinder(ictx.db, c.user, input, parent).load()).execute();
   let page: Page<NamespaceRow>;
   if (!c.user && input.pagination === 'keyset') {
     if ((input.order_by ?? 'name') !== 'name' || (input.sort ?? 'asc') !== 'asc') throw new MethodNotAllowedError(KEYSET_UNAVAILABLE);
@@ -46,7 +47,8 @@ export async function listGroups(ictx: IdentityContext, req: Request, res: Respo
   } else {
     const { page: n, perPage } = pageRequest(req);
     if (!c.user && n * perPage > OFFSET_PAGINATION_LIMIT) throw new MethodNotAllowedError(OFFSET_EXCEEDED);
-    page = await paginate<NamespaceRow>(req, query);
+    // a search sorts its (trigram-indexed) matches, so the page counts them as it reads them
+    page = await paginate<NamespaceRow>(req, query, { prepare: (q) => prepared(q, 'identity'), windowCount: !!input.search });
   }
   const statistics = !!input.statistics && !!c.user?.admin;
   res.set(page.headers);

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { Actor } from '@anvil/auth';
+import { prepared } from '@anvil/db';
 import { ctx, ForbiddenError, keysetPaginate, MethodNotAllowedError, NotFoundError, p, Page, paginate, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { toUserBasic, toUserDetailsWithAdmin, toUserEntity, toUserPublic, toUserWithAdmin } from '../entities/user';
@@ -78,12 +78,8 @@ function customAttributesParam(req: Request): Record<string, string> {
   return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/**
- * A users page as the caller may see it: UserBasic for everyone, UserWithAdmin (with identities
- * and creators) for administrators, who may also ask for `custom_attributes`.
- */
-async function renderList(ictx: IdentityContext, actor: Actor | null, base: string, users: User[], withAttributes: boolean) {
-  if (!actor?.admin) return users.map((u) => toUserBasic(u, base));
+/** An administrator's users page: UserWithAdmin (with identities and creators), and `custom_attributes` when asked. */
+async function renderList(ictx: IdentityContext, base: string, users: User[], withAttributes: boolean) {
   const [by, loaded, attributes] = await Promise.all([creators(ictx, users), withIdentities(ictx.db, users), withAttributes ? customAttributeStore.forUsers(ictx.db, users.map((u) => u.id)) : null]);
   return loaded.map((u) => ({ ...toUserWithAdmin(u, base, by.get(u.createdById ?? 0)), ...(attributes ? { custom_attributes: attributes.get(u.id) ?? [] } : {}) }));
 }
@@ -109,9 +105,11 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
       page = await keysetPaginate<UserRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
     } else {
-      page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery() });
+      page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery(), prepare: finder.fixedShape() ? (q) => prepared(q, 'identity') : undefined, windowCount: finder.countsInPage() });
     }
-    res.set(page.headers).json(await renderList(ictx, c.user, c.base, page.items.map(toUser), !!input.with_custom_attributes));
+    res.set(page.headers);
+    if (!c.user?.admin) return void res.json(page.items.map((u) => toUserBasic(u, c.base)));
+    res.json(await renderList(ictx, c.base, page.items.map(toUser), !!input.with_custom_attributes));
   });
 
   // GET /users/:id

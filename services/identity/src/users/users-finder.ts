@@ -29,6 +29,9 @@ export interface UsersParams {
   custom_attributes?: Record<string, string>;
 }
 
+/** The columns of `UserBasic`, what everyone but administrators sees in lists. */
+export const BASIC_COLUMNS = ['users.id', 'users.username', 'users.name', 'users.state'];
+
 /** GitLab's internal user types (`exclude_internal` drops these; project and group bots stay). */
 export const INTERNAL_USER_TYPES = ['alert_bot', 'support_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'ghost', 'admin_bot', 'suggested_reviewers_bot', 'security_policy_bot', 'llm_bot', 'duo_code_review_bot', 'import_user', 'placeholder'];
 
@@ -49,9 +52,20 @@ export class UsersFinder {
     return !!this.actor?.admin;
   }
 
-  /** The ordered query (not yet paginated). */
+  /**
+   * The ordered query (not yet paginated): every column for administrators (`UserWithAdmin`), the
+   * `UserBasic` columns (`BASIC_COLUMNS`) for everyone else.
+   */
   execute(): Knex.QueryBuilder {
-    return this.ordered(this.filtered(userSelect(this.db)));
+    return this.ordered(this.filtered(this.admin ? userSelect(this.db) : this.db('users').select(BASIC_COLUMNS)));
+  }
+
+  /**
+   * Whether the list can run as prepared statements: its SQL text is fixed by which params are
+   * present, and it names its columns (an administrator's reads `users.*`).
+   */
+  fixedShape(): boolean {
+    return !this.admin;
   }
 
   /**
@@ -73,6 +87,11 @@ export class UsersFinder {
     this.byProjects(q);
     this.byCustomAttributes(q);
     return q;
+  }
+
+  /** Whether the page reads every match anyway (a search sorted by id), so it may count them too (`paginate`'s `windowCount`). */
+  countsInPage(): boolean {
+    return !!this.params.search && ((this.admin && this.params.order_by) || 'id') === 'id';
   }
 
   /** The sort direction of the list (keyset pagination follows it). */
@@ -145,6 +164,9 @@ export class UsersFinder {
   private ordered(q: Knex.QueryBuilder): Knex.QueryBuilder {
     const by = (this.admin && this.params.order_by) || 'id';
     const dir = this.direction();
+    // a search reads its matches from the trigram indexes and sorts them: walking the primary key
+    // instead tests every newer row against the patterns (matches are not spread evenly by id)
+    if (by === 'id' && this.params.search) return q.orderByRaw(`users.id + 0 ${dir}`);
     q.orderBy(`users.${by}`, dir);
     if (by !== 'id') q.orderBy('users.id', dir);
     return q;
