@@ -4,3 +4,4 @@ export { tcpOpen } from './global-setup';
 export * from './basics';
 export * from './seeded';
 export * from './slapd';
+export * from './pgbouncer';
