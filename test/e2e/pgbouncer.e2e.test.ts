@@ -1,6 +1,8 @@
 import { INTERNAL_TOKEN_HEADER } from '@anvil/auth';
 import { loginUrl } from '@anvil/db';
 import { identityService } from '@anvil/identity';
+import { pipelinesService } from '@anvil/pipelines';
+import { newPipeline, newRunner } from '../../services/pipelines/test/runner-api/helpers';
 import { actor, type PgBouncer, startPgBouncer, startService, TEST_INTERNAL_TOKEN, testDatabaseUrl, testPassword, type TestService, uniqueName } from '@anvil/testing';
 
 /**
@@ -49,5 +51,40 @@ describe('identity through PgBouncer (transaction pooling)', () => {
     expect(Number(db?.total_xact_count)).toBeGreaterThan(90);
     const r = await identity.deps.db.raw("SELECT current_user AS cu, current_setting('search_path') AS sp, current_setting('max_parallel_workers_per_gather') AS mp");
     expect({ ...r.rows[0], sp: r.rows[0].sp.replace(/"/g, '') }).toEqual({ cu: login.user, sp: login.user, mp: '0' });
+  });
+});
+
+describe('pipelines through PgBouncer, the runner wake-up on the direct URL', () => {
+  const login = { user: uniqueName('pipelines'), password: testPassword() };
+  let bouncer: PgBouncer;
+  let pipelines: TestService;
+  beforeAll(async () => {
+    bouncer = await startPgBouncer(testDatabaseUrl(), [login], { poolSize: 3 });
+    pipelines = await startService(pipelinesService, {
+      schema: login.user,
+      password: login.password,
+      env: { DATABASE_URL: bouncer.urlFor(login), DB_PGBOUNCER: 'true', DATABASE_DIRECT_URL: loginUrl(testDatabaseUrl(), login.user, login.password), RUNNER_LONG_POLL_MS: '4000' },
+    });
+  });
+  afterAll(async () => {
+    await pipelines?.stop();
+    await bouncer?.stop();
+  });
+
+  it('holds a runner\'s long poll until a job becomes pending, then assigns it', async () => {
+    const request = (body: Record<string, unknown>) => pipelines.as({}).post('/api/v4/jobs/request').send(body);
+    const { token } = await newRunner(pipelines, { runner_type: 'instance_type', tag_list: ['bounced'], run_untagged: false });
+    const first = await request({ token }).expect(204);
+    const started = Date.now();
+    const held = request({ token, last_update: first.headers['x-gitlab-last-update'] });
+    setTimeout(() => void newPipeline(pipelines, 901, [['late', 'build', 0, { tags: ['bounced'] }]]), 300);
+    const r = await held.expect(201);
+    expect(r.body.job_info.name).toBe('late');
+    expect(Date.now() - started).toBeLessThan(3000);
+    // the LISTEN is held on Postgres by the login itself, beside the bouncer's connections
+    const listening = await pipelines.deps.directDb.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = current_user AND query ILIKE 'LISTEN%'");
+    expect(listening.rows[0].n).toBeGreaterThanOrEqual(1);
+    const db = (await bouncer.stats()).find((s) => s.database === 'postgres');
+    expect(Number(db?.total_xact_count)).toBeGreaterThan(0);
   });
 });
