@@ -206,6 +206,14 @@ export function poolMaxOf(config: { DB_POOL_MAX: number }): number {
   return config.DB_POOL_MAX;
 }
 
+/**
+ * The connection budget the pool defaults are sized for: Postgres's default `max_connections`, less
+ * what stays free for superusers (`superuser_reserved_connections`, 3), the provisioning step,
+ * migrations at a rollout, and an operator's psql or backup. Two replicas of every process that
+ * connects (six services and the project-transfer worker) × their `DB_POOL_MAX` fit in the rest.
+ */
+export const DB_CONNECTION_BUDGET = { maxConnections: 100, reserved: 20, replicas: 2 } as const;
+
 /** Connections a process holds on Postgres itself beside the pool when `db` goes through PgBouncer. */
 export const DIRECT_POOL_MAX = 3;
 
