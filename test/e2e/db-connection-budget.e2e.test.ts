@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { loadConfig, serviceSchema, type Schema } from '@anvil/config';
 import { configSchema as alerting } from '@anvil/alerting';
 import { configSchema as identity } from '@anvil/identity';
@@ -6,6 +5,7 @@ import { configSchema as pipelines } from '@anvil/pipelines';
 import { configSchema as projectTransfer } from '@anvil/project-transfer';
 import { configSchema as registry } from '@anvil/registry';
 import { configSchema as workItems } from '@anvil/work-items';
+import { createDb, type Knex } from '@anvil/db';
 import { DB_CONNECTION_BUDGET } from '@anvil/runtime';
 import { type Fleet, SERVICE_NAMES, startFleet, testDatabaseUrl } from '@anvil/testing';
 
@@ -19,14 +19,13 @@ const poolMax = (service: string) => (loadConfig({ ...serviceSchema, ...SCHEMAS[
  */
 describe('connections per login under a burst, two replicas of every service', () => {
   let fleet: Fleet;
-  let admin: pg.Client;
+  let admin: Knex;
   beforeAll(async () => {
     fleet = await startFleet({ replicas: Object.fromEntries(SERVICE_NAMES.map((n) => [n, 2])) });
-    admin = new pg.Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
+    admin = createDb({ url: testDatabaseUrl(), schema: 'public', role: false, pool: { min: 0, max: 1 } });
   }, 300_000);
   afterAll(async () => {
-    await admin?.end();
+    await admin?.destroy();
     await fleet?.stop();
   });
 
@@ -37,7 +36,7 @@ describe('connections per login under a burst, two replicas of every service', (
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const r = await admin.query('SELECT usename, count(*)::int AS n FROM pg_stat_activity WHERE usename = ANY($1) GROUP BY usename', [logins]);
+        const r = await admin.raw('SELECT usename, count(*)::int AS n FROM pg_stat_activity WHERE usename = ANY(?) GROUP BY usename', [logins]);
         let total = 0;
         for (const row of r.rows as Array<{ usename: string; n: number }>) {
           peak[row.usename] = Math.max(peak[row.usename] ?? 0, row.n);
