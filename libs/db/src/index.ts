@@ -53,7 +53,7 @@ export interface ProvisionOptions {
   schema: string;
   /** The login's password (generated per deployment). */
   password: string;
-  /** Plan the login's queries without parallel workers (see `DbOptions.serialQueries`). */
+  /** Plan the login's queries without parallel workers (see `DbOptions.serialQueries`); unset leaves the login's setting as it is (a service sets it on itself at start). */
   serialQueries?: boolean;
 }
 
@@ -116,8 +116,8 @@ export async function provisionService(opts: ProvisionOptions): Promise<string> 
     await admin.raw(`ALTER SCHEMA ${s} OWNER TO ${s}`);
     await admin.raw(`REVOKE ALL ON SCHEMA ${s} FROM PUBLIC`);
     await admin.raw(`ALTER ROLE ${s} SET search_path TO ${s}`);
-    if (opts.serialQueries) await admin.raw(`ALTER ROLE ${s} SET max_parallel_workers_per_gather = 0`);
-    else await admin.raw(`ALTER ROLE ${s} RESET max_parallel_workers_per_gather`);
+    if (opts.serialQueries === true) await admin.raw(`ALTER ROLE ${s} SET max_parallel_workers_per_gather = 0`);
+    else if (opts.serialQueries === false) await admin.raw(`ALTER ROLE ${s} RESET max_parallel_workers_per_gather`);
   });
   return loginUrl(opts.adminUrl, opts.schema, opts.password);
 }
