@@ -159,9 +159,14 @@ export async function ensureSchema(opts: DbOptions): Promise<void> {
 /** Drops a schema and its role, a login's too (tests). `url` is an administrative URL. */
 export async function dropSchema(opts: Pick<DbOptions, 'url' | 'schema' | 'role'>): Promise<void> {
   const s = ident(opts.schema);
-  await withAdmin(opts.url, async (admin) => {
+  const admin = knexFactory({ client: 'pg', connection: opts.url, pool: { min: 0, max: 1 } });
+  try {
     await admin.raw(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-    if (opts.role === false) return;
+  } finally {
+    await admin.destroy();
+  }
+  if (opts.role === false) return;
+  await withAdmin(opts.url, async (admin) => {
     const exists = await admin.raw('SELECT 1 FROM pg_roles WHERE rolname = ?', [opts.schema]);
     if (!exists.rows.length) return;
     // what it still owns or was granted (CONNECT, settings) goes first, then the role
