@@ -219,7 +219,7 @@ export const DIRECT_POOL_MAX = 3;
 
 /**
  * The service's pools, as its own login (no `SET ROLE`): with `provision`, the login is created
- * first; the schema must exist and belong to the login (the provisioning step made it). Migrations
+ * first; otherwise the schema must exist already (the provisioning step made it). Migrations
  * run as the login, on Postgres itself.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
