@@ -5,7 +5,7 @@
  * each with its own code, the `@anvil/*` libs and the service's migrations (a list its definition
  * imports) compiled in; third-party packages stay `require`s, loaded from `node_modules` at run time.
  * Beside them: `md5-worker-thread.js`, which `libs/storage` starts as a worker thread from the
- * directory of the bundle that uses it, and `ensure-bucket.js` (docker-compose's bucket job). Each
+ * directory of the bundle that uses it, `ensure-bucket.js` (docker-compose's bucket job) and `provision.js` (the database logins' job). Each
  * output has a source map (`node --enable-source-maps` maps stack traces through it).
  */
 import fs from 'node:fs';
@@ -51,6 +51,7 @@ export function entryPoints(): Record<string, string> {
   }
   entries['md5-worker-thread'] = 'libs/storage/src/md5-worker-thread.ts';
   entries['ensure-bucket'] = 'deploy/scripts/ensure-bucket.ts';
+  entries.provision = 'deploy/scripts/provision.ts';
   return entries;
 }
 

@@ -2,7 +2,8 @@
  * One command, the whole fleet: `npm start`.
  * Embedded default: starts an embedded Postgres (data kept in ANVIL_DATA_DIR, default ./.data), the
  * in-process bus and local file storage, migrates and starts all six services and the gateway in
- * this one process, and prints the URL and the administrator's token. With DATABASE_URL, AMQP_URL or
+ * this one process, each service as its own database login created from the administrator's connection
+ * (DATABASE_ADMIN_URL, else DATABASE_URL or the embedded one), and prints the URL and the administrator's token. With DATABASE_URL, AMQP_URL or
  * STORAGE_DRIVER=s3 (+ S3_*) set it uses those instead. Ctrl-C stops everything cleanly.
  */
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
 
   const pg = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(dataDir);
   const databaseUrl = process.env.DATABASE_URL ?? pg!.url;
+  // one process holds every service: the URL it is given (or the embedded one) is the administrator's
+  const adminUrl = process.env.DATABASE_ADMIN_URL ?? databaseUrl;
   const amqpUrl = process.env.AMQP_URL ?? 'memory://';
   const bus = createBus(amqpUrl, { exchange: process.env.EVENTS_EXCHANGE ?? 'anvil.events' });
   const host = process.env.HOST ?? '127.0.0.1';
@@ -128,7 +131,9 @@ async function main(): Promise<void> {
 
   for (const def of SERVICES) {
     const port = Number(new URL(env[URL_VARS[def.name]]!).port);
-    running.push(await bootService(def, { env: { ...env, PORT: String(port) }, bus, port }));
+    // each service runs as its own login, created here from the admin connection (password kept in the data dir)
+    const password = persisted(secrets, `db-${def.name}-password`, () => generateToken('db-'));
+    running.push(await bootService(def, { env: { ...env, PORT: String(port) }, bus, port, provision: { adminUrl, password } }));
     log(`${def.name} on 127.0.0.1:${port}`);
   }
   gateway = await startGateway({ env: { ...env, HOST: host, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey }, bus, port: gatewayPort });

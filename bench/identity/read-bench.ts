@@ -195,7 +195,7 @@ async function profiled(url: string, headers: Record<string, string>, opts: { th
 async function main(): Promise<void> {
   const schema = `bench_identity_${randomBytes(3).toString('hex')}`;
   const env = { DATABASE_URL, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: keys.publicKey, INTERNAL_API_TOKEN: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', PUBLIC_URL: 'http://127.0.0.1:8080', STORAGE_DIR: tmpdir() };
-  const svc = await bootService(identityService, { env, schema, port: 0, queuePrefix: `${schema}.` });
+  const svc = await bootService(identityService, { env, schema, port: 0, queuePrefix: `${schema}.`, provision: { adminUrl: DATABASE_URL, password: randomBytes(16).toString('hex') } });
   try {
     const t0 = Date.now();
     const s = await seed(svc.deps.db, SCALE);

@@ -1,6 +1,7 @@
 /**
  * Prints a fresh `.env` for docker-compose: the gateway's Ed25519 key pair, the internal API token,
- * the Conan JWT secret, an administrator token and the Postgres, RabbitMQ and MinIO passwords.
+ * the Conan JWT secret, an administrator token, the Postgres administrator's, RabbitMQ and MinIO
+ * passwords, and one database login password per service (`<SERVICE>_DB_PASSWORD`).
  *
  *   npx tsx deploy/scripts/gen-env.ts > .env
  *
@@ -8,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { generateContextKeys, generateToken } from '@anvil/auth';
+import { DB_SERVICES } from './provision';
 
 /** A random URL-safe secret. */
 function secret(bytes = 24): string {
@@ -30,6 +32,7 @@ export function generateEnv(): string {
     line('CONAN_JWT_SECRET', secret(32)),
     line('ADMIN_TOKEN', generateToken()),
     line('POSTGRES_PASSWORD', secret()),
+    ...DB_SERVICES.map((s) => line(`${s.toUpperCase().replace(/-/g, '_')}_DB_PASSWORD`, secret())),
     line('RABBITMQ_PASSWORD', secret()),
     line('MINIO_ROOT_PASSWORD', secret()),
     '',

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { generateContextKeys } from '@anvil/auth';
-import { dropSchema } from '@anvil/db';
+import { dropSchema, loginUrl } from '@anvil/db';
 import { PROCESS_ENV, withProcessEnv } from '@anvil/runtime';
 import { freePort, testDatabaseUrl, uniqueName } from '@anvil/testing';
 import { BUILD_OPTIONS, buildFleet, ROOT } from '../../scripts/build';
@@ -65,8 +65,8 @@ afterAll(() => {
 });
 
 describe('npm run build (scripts/build.ts)', () => {
-  it('builds a bundle per process, the MD5 worker and the bucket job, each with a source map', () => {
-    const names = [...PROCESSES, 'md5-worker-thread', 'ensure-bucket'];
+  it('builds a bundle per process, the MD5 worker, the bucket job and the provisioning job, each with a source map', () => {
+    const names = [...PROCESSES, 'md5-worker-thread', 'ensure-bucket', 'provision'];
     expect(fs.readdirSync(path.join(dir, 'dist')).sort()).toEqual(names.flatMap((n) => [`${n}.js`, `${n}.js.map`]).sort());
   });
 
@@ -81,13 +81,16 @@ describe('npm run build (scripts/build.ts)', () => {
     expect(externals.filter((e) => !declared.has(e))).toEqual([]);
   });
 
-  it('the built registry and gateway run with plain node and answer, the gateway reaching the registry', async () => {
+  it('the built provisioning job creates the registry login; the built registry and gateway run with plain node and answer, the gateway reaching the registry', async () => {
     const keys = generateContextKeys();
     const schema = uniqueName('build');
+    const login = loginUrl(testDatabaseUrl(), schema, randomBytes(16).toString('hex'));
+    const job = spawnNode(dir, ['dist/provision.js'], { DATABASE_ADMIN_URL: testDatabaseUrl(), REGISTRY_DATABASE_URL: login });
+    expect([await new Promise((resolve) => job.proc.once('exit', resolve)), job.output()]).toEqual([0, `provisioned the database logins: ${schema}\n`]);
     const [registryPort, gatewayPort] = [await freePort(), await freePort()];
     const shared = { HOST: '127.0.0.1', INTERNAL_API_TOKEN: 'build-test-internal-token', CONAN_JWT_SECRET: 'build-test-conan', STORAGE_DIR: path.join(dir, 'files'), LOG_LEVEL: 'warn' };
     const registry = spawnNode(dir, [...PROCESS_ENV.service.nodeArgs, 'dist/registry.js'], withProcessEnv('service', {
-      ...shared, PORT: String(registryPort), DATABASE_URL: testDatabaseUrl(), DB_SCHEMA: schema, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: keys.publicKey,
+      ...shared, PORT: String(registryPort), DATABASE_URL: login, DB_SCHEMA: schema, AMQP_URL: 'memory://', GATEWAY_PUBLIC_KEY: keys.publicKey,
     }));
     const gateway = spawnNode(dir, [...PROCESS_ENV.gateway.nodeArgs, 'dist/gateway.js'], withProcessEnv('gateway', {
       ...shared, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, REGISTRY_URL: `http://127.0.0.1:${registryPort}`,

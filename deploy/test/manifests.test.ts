@@ -6,6 +6,7 @@ import { loadConfig } from '@anvil/config';
 import { PROCESS_ENV } from '@anvil/runtime';
 import { entryPoints } from '../../scripts/build';
 import { generateEnv } from '../scripts/gen-env';
+import { loginsOf, loginVar } from '../scripts/provision';
 import {
   BASE_DIR, OVERLAY_DIR, PORTS, PROCESSES, ROOT, SERVICES, SHARED_READS, applyPatch, composeEnv, containerOf,
   dockerStages, envNamesOf, find, keyRefsOf, keysOf, loadBase, loadCompose, readYaml, readsOf, schemaOf, urlVar, type Doc, type EnvVar,
@@ -98,8 +99,8 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
 
   it('resolves every key reference, and every ConfigMap and Secret key reaches a container', () => {
     const used = new Set<string>();
-    for (const name of PROCESSES) {
-      const c = containerOf(deployment(name));
+    const containers = [...PROCESSES.map((name) => containerOf(deployment(name))), containerOf(find(docs, 'Job', 'anvil-provision')!)];
+    for (const c of containers) {
       for (const [kind, ref, key] of keyRefsOf(c)) {
         expect([kind, ref, find(docs, kind, ref) && keysOf(find(docs, kind, ref)!).includes(key)]).toEqual([kind, ref, true]);
         used.add(`${kind}/${ref}/${key}`);
@@ -116,6 +117,37 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
     expect(defined.filter((k) => !used.has(k))).toEqual([]);
     expect(find(docs, 'ConfigMap', 'anvil-config')).toBeDefined();
     expect(find(docs, 'Secret', 'anvil-secrets')).toBeDefined();
+  });
+
+  it('each service reads DATABASE_URL from its own Secret, and only the provisioning Job gets the administrator URL', () => {
+    for (const d of docs.filter((x) => x.kind === 'Deployment' && x.metadata.name !== 'gateway')) {
+      const c = containerOf(d);
+      const service = String(c.image).replace(/^anvil\//, '');
+      const ref = (c.env as EnvVar[]).find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+      expect([d.metadata.name, ref]).toEqual([d.metadata.name, { name: `anvil-db-${service}`, key: 'DATABASE_URL' }]);
+      expect(envNamesOf(c, docs)).not.toContain('DATABASE_ADMIN_URL');
+    }
+    expect(keysOf(find(docs, 'Secret', 'anvil-secrets')!)).not.toContain('DATABASE_URL');
+    // the example logins are named after the schemas, and the example passwords are refused
+    for (const s of SERVICES) {
+      const url = find(docs, 'Secret', `anvil-db-${s}`)!.stringData.DATABASE_URL as string;
+      expect(new URL(url).username).toBe(s.replace(/-/g, '_'));
+      expect(() => loginsOf({ [loginVar(s)]: url })).toThrow(/placeholder|at least 16/);
+    }
+  });
+
+  it('the Job anvil-provision runs deploy/scripts/provision.ts with the admin URL and every service login', () => {
+    const job = find(docs, 'Job', 'anvil-provision')!;
+    expect(kustomization.resources).toContain('provision.yaml');
+    const c = containerOf(job);
+    expect(c.command).toEqual(['node', 'dist/provision.js']);
+    expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+    expect(job.spec.template.spec.restartPolicy).toBe('OnFailure');
+    const refs = Object.fromEntries((c.env as EnvVar[]).map((e) => [e.name, e.valueFrom?.secretKeyRef]));
+    expect(refs).toEqual({
+      DATABASE_ADMIN_URL: { name: 'anvil-db-admin', key: 'DATABASE_ADMIN_URL' },
+      ...Object.fromEntries(SERVICES.map((s) => [loginVar(s), { name: `anvil-db-${s}`, key: 'DATABASE_URL' }])),
+    });
   });
 
   it('holds no Secret: the example overlay adds its example Secrets', () => {
@@ -202,12 +234,29 @@ describe('docker-compose.yml', () => {
 
   it.each(SERVICES)('%s uses Postgres, RabbitMQ and MinIO, and starts after them', (name) => {
     const env = composeEnv(services[name]);
-    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/anvil:.*@postgres:5432\/anvil$/);
+    const login = name.replace(/-/g, '_');
+    expect(env.DATABASE_URL).toBe(`postgres://${login}:\${${login.toUpperCase()}_DB_PASSWORD:?run deploy/scripts/gen-env.ts}@postgres:5432/anvil`);
     expect(env.AMQP_URL).toMatch(/^amqp:\/\/anvil:.*@rabbitmq:5672$/);
     expect(env).toEqual(expect.objectContaining({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }));
     expect(env.IDENTITY_URL).toBe('http://identity:7101');
     for (const k of ['GATEWAY_PUBLIC_KEY', 'INTERNAL_API_TOKEN']) expect(env[k]).toBeTruthy();
     expect(services[name].depends_on['create-bucket'].condition).toBe('service_completed_successfully');
+    expect(services[name].depends_on.provision.condition).toBe('service_completed_successfully');
+  });
+
+  it('provision creates every service login from the administrator URL, which no service gets', () => {
+    const prov = services.provision;
+    expect(prov.command.join(' ')).toBe('node dist/provision.js');
+    expect(entryPoints().provision).toBe('deploy/scripts/provision.ts');
+    expect(prov.depends_on.postgres.condition).toBe('service_healthy');
+    const env = composeEnv(prov);
+    expect(env.DATABASE_ADMIN_URL).toMatch(/^postgres:\/\/anvil:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/anvil$/);
+    // each service's login is the URL that service connects with
+    for (const s of SERVICES) expect(env[loginVar(s)]).toBe(composeEnv(services[s]).DATABASE_URL);
+    expect(Object.keys(env).sort()).toEqual(['DATABASE_ADMIN_URL', ...SERVICES.map(loginVar)].sort());
+    for (const [name, svc] of Object.entries(services)) if (name !== 'provision' && name !== 'postgres') expect([name, composeEnv(svc).DATABASE_ADMIN_URL]).toEqual([name, undefined]);
+    // the shared administrator's login is nobody's DATABASE_URL
+    for (const s of [...SERVICES, 'project-transfer-worker']) expect(composeEnv(services[s]).DATABASE_URL).not.toContain('POSTGRES_PASSWORD');
   });
 
   it('the gateway publishes 8080 and reaches every service by its compose name', () => {

@@ -181,6 +181,19 @@ export const serviceSchema = {
   S3_SECRET_ACCESS_KEY: secret(6),
   S3_FORCE_PATH_STYLE: bool(true),
   PUBLIC_URL: url(['http', 'https'], 'http://127.0.0.1:8080'),
+  /**
+   * The most connections this process opens to Postgres (its pool, the LISTEN connections included).
+   * Each service sets its own default so two replicas of every process fit `max_connections = 100`
+   * (the README's budget table).
+   */
+  DB_POOL_MAX: int(5, 1, 100),
+  /**
+   * `DATABASE_URL` is a PgBouncer in transaction pooling mode: no named prepared statements, no
+   * session state; LISTEN, migrations and session locks use `DATABASE_DIRECT_URL`.
+   */
+  DB_PGBOUNCER: bool(false),
+  /** Postgres itself (not PgBouncer), as the service's login: required with `DB_PGBOUNCER`. */
+  DATABASE_DIRECT_URL: url(['postgres', 'postgresql'], null),
   /** Overrides the service's Postgres schema name (several environments in one database). */
   DB_SCHEMA: str(null),
   /** Prefix of this service's queue names (several environments on one broker). */

@@ -23,14 +23,18 @@ function ident(name: string): string {
 export interface DbOptions {
   url: string;
   schema: string;
-  /** Run as a role named after the schema (created NOLOGIN, granted to the connecting user), so a
-   * cross-schema read is "permission denied". Default true. */
+  /**
+   * Run as the role named after the schema (`SET ROLE` on connect): for an administrative connection
+   * reaching into one service's schema (tests, benchmarks, tools). A service connects as its own login
+   * (`provisionService`) and passes false. Default true.
+   */
   role?: boolean;
   pool?: { min?: number; max?: number };
   /**
    * Plan every query without parallel workers (`max_parallel_workers_per_gather = 0`): for pools
    * serving many short requests, where launching workers for a query the planner overestimates
-   * costs more (tens of ms) than the query itself. Default false.
+   * costs more (tens of ms) than the query itself. Default false. With `pgbouncer` it is a setting of
+   * the login (`ALTER ROLE … SET`, see `applyLoginSettings`), never a session's.
    */
   serialQueries?: boolean;
   /**
@@ -39,6 +43,110 @@ export interface DbOptions {
    * where it may not, a database owner creates them, or the migrations go without what needs them.
    */
   extensions?: string[];
+  /**
+   * Connections go through PgBouncer in transaction pooling mode: nothing is run on connect (no
+   * session state: the login's `search_path` comes from `ALTER ROLE … SET`) and statements are never
+   * named prepared statements (unnamed, parameterized instead). Default false.
+   */
+  pgbouncer?: boolean;
+}
+
+/** What `provisionService` needs: an administrative URL, the schema and the password of its login. */
+export interface ProvisionOptions {
+  /** A URL of a user that may create roles and schemas (the provisioning step's, never a service's). */
+  adminUrl: string;
+  /** The service's schema; its login role has the same name. */
+  schema: string;
+  /** The login's password (generated per deployment). */
+  password: string;
+  /** Plan the login's queries without parallel workers (see `DbOptions.serialQueries`); unset leaves the login's setting as it is (a service sets it on itself at start). */
+  serialQueries?: boolean;
+  /** Extensions the service's migrations use (e.g. `pg_trgm`), created by the administrator when missing. */
+  extensions?: readonly string[];
+}
+
+/**
+ * Extensions each service's migrations use, by service name. A service's login cannot create an
+ * extension, so the provisioning step (the administrator) does; a service whose extension is missing
+ * still starts and goes without what needs it.
+ */
+export const SERVICE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = { identity: ['pg_trgm'] };
+
+/** One advisory lock serialises provisioning: concurrent GRANTs on one database fail otherwise. */
+const PROVISION_LOCK = 'anvil-provision';
+
+async function withAdmin<T>(url: string, fn: (admin: Knex) => Promise<T>): Promise<T> {
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 1, max: 1 } });
+  try {
+    await admin.raw('SELECT pg_advisory_lock(hashtext(?))', [PROVISION_LOCK]);
+    try {
+      return await fn(admin);
+    } finally {
+      await admin.raw('SELECT pg_advisory_unlock(hashtext(?))', [PROVISION_LOCK]).catch(() => undefined);
+    }
+  } finally {
+    await admin.destroy();
+  }
+}
+
+function quoteLiteral(v: string): string {
+  return `'${v.replace(/'/g, "''")}'`;
+}
+
+/** `url` with its user and password replaced: the URL a service connects with. */
+export function loginUrl(url: string, user: string, password: string): string {
+  const u = new URL(url);
+  u.username = encodeURIComponent(user);
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
+/**
+ * Creates (or updates) a service's database login, run with an administrative URL by the
+ * provisioning step (embedded start, compose's `provision`, the Kubernetes Job, the tests): a
+ * `LOGIN` role named after the schema with `password`, member of no other role, allowed to connect,
+ * owning the schema (so it runs its own migrations) with nothing granted on it to PUBLIC, its
+ * `search_path` set on the role (no `SET` on connect) and, with `serialQueries`, no parallel
+ * workers. Idempotent. Returns the service's `DATABASE_URL` (the admin URL's host and database).
+ */
+export async function provisionService(opts: ProvisionOptions): Promise<string> {
+  const s = ident(opts.schema);
+  await withAdmin(opts.adminUrl, async (admin) => {
+    const exists = await admin.raw('SELECT 1 FROM pg_roles WHERE rolname = ?', [opts.schema]);
+    const pw = quoteLiteral(opts.password);
+    if (!exists.rows.length) await admin.raw(`CREATE ROLE ${s} LOGIN NOINHERIT PASSWORD ${pw}`);
+    else await admin.raw(`ALTER ROLE ${s} LOGIN NOINHERIT PASSWORD ${pw}`);
+    // a role created by an older release (granted to the shared login) keeps no membership either way
+    const granted = await admin.raw('SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid WHERE m.member = (SELECT oid FROM pg_roles WHERE rolname = ?)', [opts.schema]);
+    for (const row of granted.rows as Array<{ rolname: string }>) await admin.raw(`REVOKE ${ident(row.rolname)} FROM ${s}`);
+    const db = (await admin.raw('SELECT current_database() AS d')).rows[0].d as string;
+    const canConnect = (await admin.raw("SELECT has_database_privilege(?, current_database(), 'CONNECT') AS ok", [opts.schema])).rows[0].ok;
+    if (!canConnect) await admin.raw(`GRANT CONNECT ON DATABASE "${db.replace(/"/g, '""')}" TO ${s}`);
+    // Postgres 15 revokes CREATE on `public` from PUBLIC already; older releases grant it
+    const publicCreate = (await admin.raw("SELECT has_schema_privilege(?, 'public', 'CREATE') AS ok", [opts.schema])).rows[0].ok;
+    if (publicCreate) await admin.raw('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    // an administrator that is no superuser (a managed Postgres) must be a member to hand it a schema
+    await admin.raw(`GRANT ${s} TO CURRENT_USER`).catch(() => undefined);
+    await admin.raw(`CREATE SCHEMA IF NOT EXISTS ${s} AUTHORIZATION ${s}`);
+    await admin.raw(`ALTER SCHEMA ${s} OWNER TO ${s}`);
+    await admin.raw(`REVOKE ALL ON SCHEMA ${s} FROM PUBLIC`);
+    await admin.raw(`ALTER ROLE ${s} SET search_path TO ${s}`);
+    if (opts.serialQueries === true) await admin.raw(`ALTER ROLE ${s} SET max_parallel_workers_per_gather = 0`);
+    else if (opts.serialQueries === false) await admin.raw(`ALTER ROLE ${s} RESET max_parallel_workers_per_gather`);
+    for (const ext of opts.extensions ?? []) await ensureExtension(admin, ext);
+  });
+  return loginUrl(opts.adminUrl, opts.schema, opts.password);
+}
+
+/**
+ * Session defaults a service's login sets on itself at start (a role may set its own): its
+ * `search_path` and whether plans use parallel workers. New connections, through PgBouncer too,
+ * then need no `SET`.
+ */
+export async function applyLoginSettings(db: Knex, schema: string, serialQueries: boolean): Promise<void> {
+  const s = ident(schema);
+  await db.raw(`ALTER ROLE CURRENT_USER SET search_path TO ${s}`);
+  await db.raw(serialQueries ? 'ALTER ROLE CURRENT_USER SET max_parallel_workers_per_gather = 0' : 'ALTER ROLE CURRENT_USER RESET max_parallel_workers_per_gather');
 }
 
 /** Creates the schema (and its owning role) if missing. Needs a user that may create them. */
@@ -83,30 +191,61 @@ export async function extensionSchema(db: Knex | Knex.Transaction, name: string)
   return (r.rows[0] as { nspname: string } | undefined)?.nspname ?? null;
 }
 
-/** Drops a schema and its role (tests). */
-export async function dropSchema(opts: DbOptions): Promise<void> {
+/** Drops a schema and its role, a login's too (tests). `url` is an administrative URL. */
+export async function dropSchema(opts: Pick<DbOptions, 'url' | 'schema' | 'role'>): Promise<void> {
+  const s = ident(opts.schema);
   const admin = knexFactory({ client: 'pg', connection: opts.url, pool: { min: 0, max: 1 } });
   try {
-    await admin.raw(`DROP SCHEMA IF EXISTS ${ident(opts.schema)} CASCADE`);
-    if (opts.role !== false) await admin.raw(`DROP ROLE IF EXISTS ${ident(opts.schema)}`).catch(() => undefined);
+    await admin.raw(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
   } finally {
     await admin.destroy();
   }
+  if (opts.role === false) return;
+  await withAdmin(opts.url, async (admin) => {
+    const exists = await admin.raw('SELECT 1 FROM pg_roles WHERE rolname = ?', [opts.schema]);
+    if (!exists.rows.length) return;
+    // what it still owns or was granted (CONNECT, settings) goes first, then the role
+    await admin.raw(`DROP OWNED BY ${s}`).catch(() => undefined);
+    await admin.raw(`DROP ROLE IF EXISTS ${s}`).catch(() => undefined);
+  });
 }
 
-/** A knex bound to the service's schema: search_path set, and SET ROLE to the schema's role. */
+interface PgClientLike {
+  query(config: unknown, ...rest: unknown[]): unknown;
+}
+
+/** node-pg's `query` without statement names: PgBouncer (transaction mode) cannot keep them. */
+function unnamedStatements(conn: PgClientLike): void {
+  const query = conn.query.bind(conn);
+  conn.query = (config: unknown, ...rest: unknown[]) => {
+    if (config && typeof config === 'object' && 'name' in config && (config as { name?: unknown }).name) {
+      const { name: _name, ...unnamed } = config as Record<string, unknown>;
+      return query(unnamed, ...rest);
+    }
+    return query(config, ...rest);
+  };
+}
+
+/**
+ * A knex bound to the service's schema. On each new connection it sets the `search_path` (and with
+ * `role`, `SET ROLE` to the schema's role); with `pgbouncer` it runs nothing and names no statements.
+ */
 export function createDb(opts: DbOptions): Knex {
   const s = ident(opts.schema);
   const setup = (opts.role !== false ? `SET ROLE ${s}; SET search_path TO ${s}` : `SET search_path TO ${s}`) + (opts.serialQueries ? '; SET max_parallel_workers_per_gather = 0' : '');
   return knexFactory({
     client: 'pg',
     connection: opts.url,
-    searchPath: [opts.schema],
+    ...(opts.pgbouncer ? {} : { searchPath: [opts.schema] }),
     pool: {
       min: opts.pool?.min ?? 0,
       max: opts.pool?.max ?? 10,
-      afterCreate: (conn: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
-        conn.query(setup, (err) => done(err, conn));
+      afterCreate: (conn: PgClientLike & { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
+        if (opts.pgbouncer) {
+          unnamedStatements(conn);
+          return done(null, conn);
+        }
+        conn.query(setup, (err: Error | null) => done(err, conn));
       },
     },
   });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
-import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
+import { applyLoginSettings, createDb, Knex, Migration, migrate, provisionService } from '@anvil/db';
 import { createBus, Delivery, EventBus, EventEnvelope, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
 import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
@@ -18,6 +18,12 @@ export interface ServiceDeps<C = Record<string, unknown>> {
   schema: string;
   config: BaseConfig & C;
   db: Knex;
+  /**
+   * Postgres itself, as the service's login: the same pool as `db`, unless `db` goes through PgBouncer
+   * (`DB_PGBOUNCER`), when it is a small pool on `DATABASE_DIRECT_URL` for what needs a session of its
+   * own: LISTEN, session advisory locks, migrations.
+   */
+  directDb: Knex;
   bus: EventBus;
   storage: Storage;
   verifier: ContextVerifier;
@@ -49,7 +55,7 @@ export interface ServiceDefinition<C = Record<string, unknown>> {
   /** The service's queries are all short request reads and writes: plan them without parallel workers (`DbOptions.serialQueries`). */
   serialQueries?: boolean;
   /** Postgres extensions the migrations use (`DbOptions.extensions`). */
-  extensions?: string[];
+  extensions?: readonly string[];
   consumers?(deps: ServiceDeps<C>): Consumer[];
   onStart?(deps: ServiceDeps<C>): Promise<void>;
   onStop?(deps: ServiceDeps<C>): Promise<void>;
@@ -62,6 +68,12 @@ export interface BootOptions {
   storage?: Storage;
   /** Overrides the schema name (tests use unique names). */
   schema?: string;
+  /**
+   * Creates the service's login first (`provisionService`) with an administrative URL and connects as
+   * it: embedded mode, where one process holds the admin connection. Elsewhere the provisioning step
+   * does it and the service gets only its own login's `DATABASE_URL`.
+   */
+  provision?: { adminUrl: string; password: string };
   /** Prefix for queue names (tests isolate runs on a shared broker). */
   queuePrefix?: string;
   /** Port to listen on (0 = any free port). */
@@ -128,10 +140,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   const internalToken = config.INTERNAL_API_TOKEN;
   if (!internalToken) throw new Error(`${def.name}: INTERNAL_API_TOKEN is required`);
 
-  const dbUrl = config.DATABASE_URL as string;
-  await ensureSchema({ url: dbUrl, schema, extensions: def.extensions });
-  const db = createDb({ url: dbUrl, schema, serialQueries: def.serialQueries });
-  await migrate(db, schema, def.migrations);
+  const { db, directDb } = await connectDb(def, config, schema, opts.provision);
   const ownBus = !opts.bus;
   const bus = opts.bus ?? createBus(config.AMQP_URL as string, { logger: log, exchange: config.EVENTS_EXCHANGE });
   const storage = opts.storage ?? createStorage(config);
@@ -140,6 +149,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     schema,
     config,
     db,
+    directDb,
     bus,
     storage,
     verifier: new ContextVerifier(publicKey, def.name),
@@ -148,7 +158,8 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     log,
   };
 
-  const relay = new OutboxRelay(db, bus, { logger: log });
+  // the relay LISTENs, which PgBouncer's transaction mode cannot carry
+  const relay = new OutboxRelay(directDb, bus, { logger: log });
   relay.start();
   const pruner = new EventPruner(db, { retentionMs: config.EVENTS_RETENTION_HOURS * 3_600_000, logger: log });
   pruner.start();
@@ -187,8 +198,51 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
       await relay.stop();
       if (ownBus) await bus.close();
       await db.destroy();
+      if (directDb !== db) await directDb.destroy();
     },
   };
+}
+
+/** Connections a process of the service may hold on Postgres: `DB_POOL_MAX` (its pool, LISTEN included). */
+export function poolMaxOf(config: { DB_POOL_MAX: number }): number {
+  return config.DB_POOL_MAX;
+}
+
+/**
+ * The connection budget the pool defaults are sized for: Postgres's default `max_connections`, less
+ * what stays free for superusers (`superuser_reserved_connections`, 3), the provisioning step,
+ * migrations at a rollout, and an operator's psql or backup. Two replicas of every process that
+ * connects (six services and the project-transfer worker) × their `DB_POOL_MAX` fit in the rest.
+ */
+export const DB_CONNECTION_BUDGET = { maxConnections: 100, reserved: 20, replicas: 2 } as const;
+
+/** Connections a process holds on Postgres itself beside the pool when `db` goes through PgBouncer. */
+export const DIRECT_POOL_MAX = 3;
+
+/**
+ * The service's pools, as its own login (no `SET ROLE`): with `provision`, the login is created
+ * first; otherwise the schema must exist already (the provisioning step made it). Migrations
+ * run as the login, on Postgres itself.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function connectDb(def: ServiceDefinition<any>, config: BaseConfig, schema: string, provision?: BootOptions['provision']): Promise<{ db: Knex; directDb: Knex }> {
+  let url = config.DATABASE_URL as string;
+  if (provision) url = await provisionService({ adminUrl: provision.adminUrl, schema, password: provision.password, serialQueries: def.serialQueries, extensions: def.extensions });
+  const pgbouncer = config.DB_PGBOUNCER;
+  if (pgbouncer && !config.DATABASE_DIRECT_URL) throw new Error(`${def.name}: DB_PGBOUNCER needs DATABASE_DIRECT_URL (Postgres itself, for LISTEN and migrations)`);
+  const db = createDb({ url, schema, role: false, pgbouncer, serialQueries: def.serialQueries, pool: { min: 0, max: poolMaxOf(config) } });
+  const directDb = pgbouncer ? createDb({ url: config.DATABASE_DIRECT_URL as string, schema, role: false, serialQueries: def.serialQueries, pool: { min: 0, max: DIRECT_POOL_MAX } }) : db;
+  try {
+    const found = await directDb.raw('SELECT 1 FROM pg_namespace WHERE nspname = ?', [schema]);
+    if (!found.rows.length) throw new Error(`${def.name}: schema ${schema} does not exist: provision the service's login first (deploy/scripts/provision.ts)`);
+    if (pgbouncer) await applyLoginSettings(directDb, schema, def.serialQueries ?? false);
+    await migrate(directDb, schema, def.migrations);
+    return { db, directDb };
+  } catch (e) {
+    await db.destroy();
+    if (directDb !== db) await directDb.destroy();
+    throw e;
+  }
 }
 
 /** Process entry for running one service on its own: boots it and stops cleanly on SIGINT/SIGTERM. */

@@ -4,9 +4,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
-import { dropSchema } from '@anvil/db';
+import { dropSchema, provisionService, SERVICE_EXTENSIONS } from '@anvil/db';
 import { processArgs, type ServiceDefinition, withProcessEnv } from '@anvil/runtime';
-import { startService, TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, testKeys, type TestService, uniqueName } from './service';
+import { startService, TEST_INTERNAL_TOKEN, testAmqpUrl, testDatabaseUrl, testKeys, testPassword, type TestService, uniqueName } from './service';
 
 export const SERVICE_NAMES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -59,7 +59,7 @@ export interface Fleet {
   services: Record<string, FleetProcess>;
   /** Every process of each started service: `services[name]` first, then its further replicas. */
   replicas: Record<string, FleetProcess[]>;
-  /** Each started service's schema, by service name. */
+  /** Each started service's schema, by service name; its login has the same name. */
   schemas: Record<string, string>;
   /** The storage directory every process shares. */
   storageDir: string;
@@ -69,6 +69,8 @@ export interface Fleet {
    * it is ready. `services[name]` is the new process afterwards.
    */
   crashAndRestart(name: ServiceName): Promise<FleetProcess>;
+  /** Each started service's `DATABASE_URL`: its own login, owning only its schema. */
+  databaseUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export interface FleetOptions {
   /** Use RabbitMQ (default true when reachable). */
   amqp?: boolean;
   env?: Record<string, string>;
-  /** Postgres to use (default: the test run's, `TEST_DATABASE_URL`). */
+  /** Postgres to use, an administrative URL: each service gets a fresh login (default: the test run's, `TEST_DATABASE_URL`). */
   databaseUrl?: string;
   /** The bus to use (default: as `amqp` says). */
   amqpUrl?: string;
@@ -144,7 +146,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const services: Record<string, FleetProcess> = {};
   const replicas: Record<string, FleetProcess[]> = {};
   const all: FleetProcess[] = [];
-  const envOf = (n: ServiceName, port: number) => ({ ...base, PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
+  const envOf = (n: ServiceName, port: number) => ({ ...base, DATABASE_URL: opts.env?.DATABASE_URL ?? databaseUrls[n], PORT: String(port), DB_SCHEMA: schemas[names.indexOf(n)] });
   const stop = async () => {
     await Promise.all(all.map((p) => new Promise<void>((resolve) => {
       if (p.process.exitCode !== null || p.process.signalCode !== null) return resolve();
@@ -155,7 +157,10 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     for (const schema of schemas) await dropSchema({ url: databaseUrl, schema }).catch(() => undefined);
     rmSync(storageDir, { recursive: true, force: true });
   };
+  const databaseUrls: Record<string, string> = {};
   try {
+    // one login per service, as the provisioning step creates them; the services never see the admin URL
+    for (const [i, n] of names.entries()) databaseUrls[n] = await provisionService({ adminUrl: databaseUrl, schema: schemas[i], password: testPassword(), extensions: SERVICE_EXTENSIONS[n] });
     const spawnService = async (n: ServiceName, port: number) => {
       const p = spawnTs(n, `services/${n}/src/main.ts`, envOf(n, port));
       all.push(p);
@@ -187,7 +192,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       await waitReady(p.url, p.process, p.output);
       return p;
     };
-    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, crashAndRestart, stop };
+    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, databaseUrls, crashAndRestart, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -5,3 +5,4 @@ export * from './basics';
 export * from './seeded';
 export * from './slapd';
 export * from './private-servers';
+export * from './pgbouncer';

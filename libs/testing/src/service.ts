@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { Actor, CONTEXT_HEADER, ContextSigner, generateContextKeys, GroupScope, ProjectScope, RequestContext, type TransferFields } from '@anvil/auth';
-import { dropSchema } from '@anvil/db';
+import { dropSchema, provisionService } from '@anvil/db';
 import { bootService, RunningService, ServiceDefinition } from '@anvil/runtime';
 
 const keys = generateContextKeys();
@@ -81,18 +81,30 @@ export function signFor(method: string, path: string, as: As, aud: string): stri
 export interface StartOptions {
   /** Use RabbitMQ when reachable (default: in-process bus). */
   amqp?: boolean;
+  /** Settings; a `DATABASE_URL` here replaces the provisioned login's URL (same login, another route to it, e.g. PgBouncer). */
   env?: Record<string, string>;
+  /** The fresh schema (and login) name to use (default: `uniqueName` of the service). */
+  schema?: string;
+  /** The login's password (default: generated). */
+  password?: string;
+}
+
+/** A fresh login's password: generated, long enough for `libs/config`'s checks. */
+export function testPassword(): string {
+  return randomBytes(16).toString('hex');
 }
 
 /**
- * Starts `def` on a fresh unique schema with a temp storage dir, trusting the test signing key.
- * `stop()` stops it and drops the schema and its role.
+ * Starts `def` on a fresh unique schema, as a fresh login owning it (provisioned as the provisioning
+ * step does), with a temp storage dir, trusting the test signing key. `stop()` stops it and drops
+ * the schema and its login.
  */
 export async function startService<C>(def: ServiceDefinition<C>, opts: StartOptions = {}): Promise<TestService<C>> {
-  const schema = uniqueName(def.name.replace(/-/g, '_'));
+  const schema = opts.schema ?? uniqueName(def.name.replace(/-/g, '_'));
+  const login = await provisionService({ adminUrl: testDatabaseUrl(), schema, password: opts.password ?? testPassword(), serialQueries: def.serialQueries, extensions: def.extensions });
   const dir = mkdtempSync(path.join(tmpdir(), `anvil-${def.name}-`));
   const env = {
-    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_URL: login,
     AMQP_URL: opts.amqp ? testAmqpUrl() : 'memory://',
     GATEWAY_PUBLIC_KEY: keys.publicKey,
     INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
@@ -101,7 +113,14 @@ export async function startService<C>(def: ServiceDefinition<C>, opts: StartOpti
     PUBLIC_URL: TEST_BASE_URL,
     ...opts.env,
   };
-  const svc = await bootService(def, { env, schema, port: 0, queuePrefix: `${schema}.` });
+  let svc: RunningService<C>;
+  try {
+    svc = await bootService(def, { env, schema, port: 0, queuePrefix: `${schema}.` });
+  } catch (e) {
+    await dropSchema({ url: testDatabaseUrl(), schema }).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const as = (a: As): SignedClient => {
     const make = (m: Method) => (p: string) => request(svc.server)[m](p).set(CONTEXT_HEADER, signFor(m, p, a, def.name));
     return { get: make('get'), post: make('post'), put: make('put'), delete: make('delete'), patch: make('patch'), head: make('head') };

@@ -2,6 +2,8 @@ import { bool, int, secret, str, type Schema } from '@anvil/config';
 
 /** Env vars the identity service reads beyond the shared `serviceSchema`. */
 export const configSchema = {
+  /** Postgres connections per process (budget: README's Database section); every request the gateway authenticates reads identity. */
+  DB_POOL_MAX: int(8, 1, 100),
   /** A personal access token value that authenticates as `root` (api, sudo, admin_mode; no expiry). */
   ADMIN_TOKEN: secret(),
   /** `root`'s first password (set on an empty instance only). */

@@ -1,4 +1,5 @@
 import type { ServiceDefinition, ServiceDeps } from '@anvil/runtime';
+import { SERVICE_EXTENSIONS } from '@anvil/db';
 import { migrations } from '../migrations';
 import { createApp, identityContext } from './app';
 import { configSchema, IdentityConfig } from './config';
@@ -34,7 +35,7 @@ export const identityService: ServiceDefinition = {
   configSchema,
   createApp,
   serialQueries: true,
-  extensions: ['pg_trgm'],
+  extensions: SERVICE_EXTENSIONS.identity,
   consumers: (deps) => [
     ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps), exportConsumer(deps),
   ],

@@ -33,7 +33,7 @@ export function createApp(deps: ServiceDeps): Express {
       mountJobTraces(router, { db: deps.db });
       mountJobs(router, pipelineDeps);
       mountRunnerApi(router, { db: deps.db, identity: deps.identity });
-      mountJobsRunner(router, { db: deps.db, waker: queueWakerOf(deps.db, deps.schema, deps.log), longPollMs, scans: new ScanGate(4), traceLimit: Number(deps.config.JOB_TRACE_LIMIT_BYTES ?? 100 * 1024 * 1024) });
+      mountJobsRunner(router, { db: deps.db, waker: queueWakerOf(deps.directDb, deps.schema, deps.log), longPollMs, scans: new ScanGate(4), traceLimit: Number(deps.config.JOB_TRACE_LIMIT_BYTES ?? 100 * 1024 * 1024) });
       mountJobArtifacts(router, { db: deps.db, storage: deps.storage });
     },
   });

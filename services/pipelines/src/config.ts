@@ -2,6 +2,8 @@ import { int, type Schema } from '@anvil/config';
 
 /** Env vars the pipelines service reads beyond the shared `serviceSchema`. */
 export const configSchema = {
+  /** Postgres connections per process (budget: README's Database section); one of them LISTENs for pending jobs. */
+  DB_POOL_MAX: int(6, 1, 100),
   /** Largest file the Repository Files API commits, in bytes (larger: 413). CI sources are small. */
   REPOSITORY_MAX_FILE_BYTES: int(1024 * 1024, 1),
   /** How long `POST /jobs/request` holds a runner's request while no job comes (ms; Workhorse's long polling). */

@@ -21,7 +21,7 @@ export const pipelinesService: ServiceDefinition = {
   onStart: async (deps) => startDelayedScheduler(deps.db, deps.log),
   onStop: async (deps) => {
     stopDelayedScheduler(deps.db);
-    await stopQueueWaker(deps.db);
+    await stopQueueWaker(deps.directDb);
   },
 };
 export { configSchema };

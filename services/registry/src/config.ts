@@ -1,4 +1,4 @@
-import { bool, bytes, secret, type ConfigOf, type Schema } from '@anvil/config';
+import { bool, bytes, int, secret, type ConfigOf, type Schema } from '@anvil/config';
 
 /** GitLab's default `conan_max_file_size` plan limit: 3 GiB. */
 export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
@@ -11,6 +11,8 @@ export const DEFAULT_CONAN_MAX_FILE_SIZE = 3 * 1024 ** 3;
  * - `FIPS_MODE`: when true every registry route answers 404, as GitLab does on a FIPS host.
  */
 export const configSchema = {
+  /** Postgres connections per process (budget: README's Database section). */
+  DB_POOL_MAX: int(5, 1, 100),
   CONAN_JWT_SECRET: secret(),
   CONAN_MAX_FILE_SIZE: bytes(DEFAULT_CONAN_MAX_FILE_SIZE),
   FIPS_MODE: bool(false),

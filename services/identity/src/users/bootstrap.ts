@@ -23,20 +23,18 @@ export interface BootstrapOptions {
  * Seeds an empty instance: creates the administrator `root` with `adminPassword` and `adminToken`
  * (a non-expiring api+sudo+admin_mode token). When root already exists nothing is touched, so a
  * restart never revives a revoked or expired bootstrap token nor resets a changed password.
- * Serialised with an advisory lock so replicas starting together agree.
+ * Serialised with a transaction's advisory lock so replicas starting together agree (no session
+ * state, so it holds through PgBouncer's transaction pooling too).
  */
 export async function bootstrapAdmin(ctx: IdentityContext, opts: BootstrapOptions): Promise<User> {
-  const lock = await ctx.db.client.acquireConnection();
-  try {
-    await ctx.db.raw("SELECT pg_advisory_lock(hashtext('anvil-identity-bootstrap'))").connection(lock);
-    const existing = await userStore.findByUsername(ctx.db, ROOT.username);
+  return ctx.db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('anvil-identity-bootstrap'))");
+    const existing = await userStore.findByUsername(trx, ROOT.username);
     if (existing) return existing;
-    const root = await createUser(ctx, { ...ROOT, force_random_password: true, admin: true, skip_confirmation: true }, null);
-    if (opts.adminPassword) await userStore.update(ctx.db, root.id, { password_digest: await hashPassword(opts.adminPassword) });
-    if (opts.adminToken) await tokenStore.insert(ctx.db, { user_id: root.id, name: 'bootstrap administrator token', description: 'Created at first start from ADMIN_TOKEN', scopes: BOOTSTRAP_SCOPES, token_digest: hashToken(opts.adminToken), expires_at: null });
+    const inTrx = { ...ctx, db: trx };
+    const root = await createUser(inTrx, { ...ROOT, force_random_password: true, admin: true, skip_confirmation: true }, null);
+    if (opts.adminPassword) await userStore.update(trx, root.id, { password_digest: await hashPassword(opts.adminPassword) });
+    if (opts.adminToken) await tokenStore.insert(trx, { user_id: root.id, name: 'bootstrap administrator token', description: 'Created at first start from ADMIN_TOKEN', scopes: BOOTSTRAP_SCOPES, token_digest: hashToken(opts.adminToken), expires_at: null });
     return root;
-  } finally {
-    await ctx.db.raw("SELECT pg_advisory_unlock(hashtext('anvil-identity-bootstrap'))").connection(lock);
-    await ctx.db.client.releaseConnection(lock);
-  }
+  });
 }
