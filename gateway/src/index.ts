@@ -11,6 +11,7 @@ import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
 import { requireCredentialSettings } from './credentials';
 import { Gateway } from './gateway';
+import { RequestLimits } from './limits';
 import { createUpstream, Upstream } from './proxy';
 import { type RouteDef, SERVICES, ServiceName } from './routes';
 import { GatewaySigner } from './signer';
@@ -44,7 +45,11 @@ export interface RunningGateway {
   port: number;
   server: http.Server;
   gateway: Gateway;
-  stop(): Promise<void>;
+  /**
+   * Stops: no new connections, readiness fails, idle keep-alive connections close at once, requests in
+   * flight (uploads too) get up to `graceMs` (default SHUTDOWN_GRACE_MS) to finish, then what is left is cut.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The queue on which the gateway hears identity's events, and those its routes name, to invalidate its caches. */
@@ -91,6 +96,25 @@ async function subscribeCaches(gateway: Gateway, config: GatewayConfig, opts: St
 }
 
 /**
+ * Closes `server` gracefully: it stops listening at once, idle keep-alive connections are closed
+ * (and each connection once its answer is out), requests in flight get `graceMs` before every
+ * connection left is cut.
+ */
+export async function drain(server: http.Server, graceMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+    if (graceMs <= 0) server.closeAllConnections();
+  });
+}
+
+/**
  * Starts the gateway: config → signer → storage for accelerated transfers → identity client →
  * upstream agents → cache-invalidation subscription → listen. `stop()` closes the server, the subscription and a bus it created.
  */
@@ -102,6 +126,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
   const transfers = config.ACCELERATED_TRANSFERS ? await startTransfers(config, logger) : undefined;
+  const limits = await RequestLimits.start(config);
   const gateway = new Gateway({
     config,
     signer,
@@ -112,6 +137,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     logger,
     transfers,
     routes: opts.routes,
+    limits,
   });
 
   const { sub, ownBus } = await subscribeCaches(gateway, config, opts, logger);
@@ -128,12 +154,11 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     port,
     server,
     gateway,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    async stop(graceMs = config.SHUTDOWN_GRACE_MS) {
+      gateway.draining = true;
+      await drain(server, graceMs);
       gateway.stop();
+      await limits?.stop();
       transfers?.stop();
       await Promise.all(Object.values(ups).map((u) => u.pool.destroy()));
       await sub?.close().catch(() => undefined);
