@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
+import { drain } from '@anvil/http';
 import type { EventBus, Subscription } from '@anvil/events';
 import { bufferedStdout, createLogger, type Logger } from '@anvil/log';
 import { createStorage, prepareStorage } from '@anvil/storage';
@@ -93,25 +94,6 @@ async function subscribeCaches(gateway: Gateway, config: GatewayConfig, opts: St
   const queue = `${opts.queuePrefix ?? config.QUEUE_PREFIX}${CACHE_QUEUE}.${replica}`;
   const sub = await bus.subscribe(queue, ['identity.#', ...gateway.eventPatterns], async (e) => gateway.invalidate(e.type, e.data), { transient: true });
   return { sub, ownBus };
-}
-
-/**
- * Closes `server` gracefully: it stops listening at once, idle keep-alive connections are closed
- * (and each connection once its answer is out), requests in flight get `graceMs` before every
- * connection left is cut.
- */
-export async function drain(server: http.Server, graceMs: number): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(cut);
-      resolve();
-    });
-    server.closeIdleConnections();
-    if (graceMs <= 0) server.closeAllConnections();
-  });
 }
 
 /**

@@ -8,3 +8,4 @@ export type { Level, Logger } from '@anvil/log';
 export * from './app';
 export * from './url-guard';
 export * from './rate-limit';
+export * from './drain';
