@@ -10,7 +10,7 @@ const isNotify = (req: Request) => req.method === 'POST' && NOTIFY_PATH.test(req
 
 /** Builds the alerting service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const limiter = new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0));
+  const limiter = new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0), deps.db, deps.schema);
   return serviceApp(deps, {
     api: (router) => {
       mountNotify(router, deps.db, limiter);

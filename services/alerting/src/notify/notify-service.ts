@@ -44,7 +44,7 @@ async function authorise(db: Knex, req: NotifyRequest): Promise<Integration> {
  */
 export async function notify(db: Knex, limiter: NotifyLimiter, req: NotifyRequest): Promise<{ iid: number; title: string }[]> {
   const integration = await authorise(db, req);
-  limiter.hit(integration.projectId);
+  await limiter.hit(integration.projectId);
   const payload = parsePayload(parseNotifyBody(await readLimitedBody(req.body, req.declaredBytes)));
   const answered: { iid: number; title: string }[] = [];
   for (const input of payload.alerts) {
