@@ -44,10 +44,10 @@ function spawnNode(cwd: string, args: string[], env: Record<string, string | und
   return { proc, output: () => out };
 }
 
-async function waitReady(url: string, p: { proc: ChildProcess; output: () => string }): Promise<void> {
+async function waitReady(url: string, p: { proc: ChildProcess; output: () => string }, probe = '/-/readiness'): Promise<void> {
   for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
     if (p.proc.exitCode !== null) throw new Error(`exited (${p.proc.exitCode}) before ready: ${url}\n${p.output()}`);
-    const ok = await fetch(`${url}/-/readiness`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${probe}`).then((r) => r.ok, () => false);
     if (ok) return;
   }
   throw new Error(`not ready: ${url}\n${p.output()}`);
@@ -96,7 +96,8 @@ describe('npm run build (scripts/build.ts)', () => {
       ...shared, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey, REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     }));
     try {
-      await Promise.all([waitReady(`http://127.0.0.1:${registryPort}`, registry), waitReady(`http://127.0.0.1:${gatewayPort}`, gateway)]);
+      // no identity here: the gateway is alive, not ready
+      await Promise.all([waitReady(`http://127.0.0.1:${registryPort}`, registry), waitReady(`http://127.0.0.1:${gatewayPort}`, gateway, '/-/liveness')]);
       for (const port of [registryPort, gatewayPort]) expect((await fetch(`http://127.0.0.1:${port}/-/health`)).status).toBe(200);
       const ping = await fetch(`http://127.0.0.1:${gatewayPort}/api/v4/packages/conan/v1/ping`);
       expect([ping.status, ping.headers.get('x-conan-server-capabilities')]).toEqual([200, expect.any(String)]);

@@ -179,6 +179,80 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
     ]);
     expect(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size']).toBe('0');
   });
+
+  describe('shutdown, disruption and network boundaries', () => {
+    const deployments = docs.filter((d) => d.kind === 'Deployment');
+    const nameOf = (d: Doc) => d.spec.template.metadata.labels['app.kubernetes.io/name'] as string;
+    const policy = (name: string) => find(docs, 'NetworkPolicy', name)!;
+    /** The pod names a policy's single ingress rule admits, and the namespaces. */
+    const peers = (p: Doc) => {
+      expect(p.spec.policyTypes).toEqual(['Ingress']);
+      expect(p.spec.ingress).toHaveLength(1);
+      const from = p.spec.ingress[0].from as { podSelector?: any; namespaceSelector?: any }[];
+      expect(p.spec.ingress[0].ports).toEqual([{ port: 'http', protocol: 'TCP' }]);
+      return {
+        pods: from.filter((f) => f.podSelector).map((f) => f.podSelector.matchLabels['app.kubernetes.io/name']).sort(),
+        namespaces: from.filter((f) => f.namespaceSelector).map((f) => f.namespaceSelector.matchLabels['kubernetes.io/metadata.name']).sort(),
+      };
+    };
+
+    it('the gateway has a preStop pause and a termination grace covering it and SHUTDOWN_GRACE_MS', () => {
+      const dep = deployment('gateway');
+      const c = containerOf(dep);
+      const pause = c.lifecycle.preStop.sleep.seconds as number;
+      expect(pause).toBeGreaterThanOrEqual(3);
+      const grace = Number(envValue(c, 'SHUTDOWN_GRACE_MS'));
+      expect(loadConfig(schemaOf('gateway'), { SHUTDOWN_GRACE_MS: String(grace) }).SHUTDOWN_GRACE_MS).toBe(grace);
+      expect(grace).toBeGreaterThan(0);
+      expect(dep.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(pause + grace / 1000);
+    });
+
+    it('every Deployment has a PodDisruptionBudget taking at most one of its pods', () => {
+      for (const d of deployments) {
+        const pdb = find(docs, 'PodDisruptionBudget', d.metadata.name);
+        expect(pdb).toBeDefined();
+        expect(pdb!.apiVersion).toBe('policy/v1');
+        expect(pdb!.spec.maxUnavailable).toBe(1);
+        expect(d.spec.template.metadata.labels).toEqual(expect.objectContaining(pdb!.spec.selector.matchLabels));
+      }
+      expect(docs.filter((d) => d.kind === 'PodDisruptionBudget')).toHaveLength(deployments.length);
+    });
+
+    it('nothing reaches an Anvil pod unless a policy allows it', () => {
+      const deny = policy('anvil-default-deny');
+      expect(deny.spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'anvil' } }, policyTypes: ['Ingress'] });
+      for (const d of deployments) expect(d.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('anvil');
+    });
+
+    it('only the ingress controller (and Prometheus) reach the gateway', () => {
+      const p = policy('gateway');
+      expect(p.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'gateway' });
+      expect(peers(p)).toEqual({ pods: [], namespaces: ['ingress-nginx', 'monitoring'] });
+    });
+
+    it('a service is reached by the gateway and the processes configured with its URL (its internal API)', () => {
+      for (const d of deployments.filter((x) => nameOf(x) !== 'gateway')) {
+        const name = nameOf(d);
+        const p = policy(name);
+        expect(p.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': name });
+        // a process without a Service (the transfer worker) serves no one but Prometheus
+        const served = find(docs, 'Service', name) !== undefined;
+        const callers = deployments
+          .filter((x) => x !== d && nameOf(x) !== 'gateway' && served)
+          .filter((x) => readsOf(containerOf(x).env?.find((e: EnvVar) => e.name === 'SERVICE')?.value ?? nameOf(x).replace(/-worker$/, '')).has(urlVar(name)))
+          .map(nameOf);
+        expect(peers(p)).toEqual({ pods: served ? ['gateway', ...callers].sort() : [], namespaces: ['monitoring'] });
+      }
+      expect(policy('identity').spec.ingress[0].from.length).toBeGreaterThan(2);
+    });
+
+    it('/metrics is refused at the ingress', () => {
+      const ingresses = docs.filter((d) => d.kind === 'Ingress');
+      const guard = ingresses.find((i) => i.spec.rules.some((r: any) => r.http.paths.some((x: any) => x.path === '/metrics' && x.pathType === 'Exact')));
+      expect(guard).toBeDefined();
+      expect(guard!.metadata.annotations['nginx.ingress.kubernetes.io/denylist-source-range']).toBe('0.0.0.0/0,::/0');
+    });
+  });
 });
 
 describe('Kubernetes example overlay (deploy/k8s/overlays/example)', () => {

@@ -30,8 +30,34 @@ export const configSchema = {
   ...credentialSettings,
   /** FIPS mode: every route whose entry says `notFoundInFips` answers `404 Not Found` before anything else. */
   FIPS_MODE: bool(false),
-  /** Requests per minute per user (or per IP when anonymous); 0 turns rate limiting off. */
-  RATE_LIMIT_PER_MINUTE: int(0, 0),
+  /**
+   * GitLab's API throttles (`ApplicationSetting` defaults, off as on self-managed GitLab), shared by
+   * every replica through Postgres (DATABASE_URL, schema RATE_LIMIT_SCHEMA): per client address for
+   * requests without working credentials, per user for the others.
+   */
+  THROTTLE_UNAUTHENTICATED_API_ENABLED: bool(false),
+  THROTTLE_UNAUTHENTICATED_API_REQUESTS_PER_PERIOD: int(3600, 1),
+  THROTTLE_UNAUTHENTICATED_API_PERIOD_IN_SECONDS: int(3600, 1),
+  THROTTLE_AUTHENTICATED_API_ENABLED: bool(false),
+  THROTTLE_AUTHENTICATED_API_REQUESTS_PER_PERIOD: int(7200, 1),
+  THROTTLE_AUTHENTICATED_API_PERIOD_IN_SECONDS: int(3600, 1),
+  /** The failed-authentication ban (`rack_attack.git_basic_auth`): MAX_RETRY failures in FIND_TIME ban the address for TIME. */
+  FAILED_AUTH_BAN_ENABLED: bool(false),
+  FAILED_AUTH_BAN_MAX_RETRY: int(10, 1),
+  FAILED_AUTH_BAN_FIND_TIME_SECONDS: int(60, 1),
+  FAILED_AUTH_BAN_TIME_SECONDS: int(3600, 1),
+  /** Where the limits' shared table lives (used only when a limit is on). */
+  DATABASE_URL: serviceSchema.DATABASE_URL,
+  RATE_LIMIT_SCHEMA: str('gateway'),
+  /**
+   * Proxies (CIDRs, comma-separated) whose X-Forwarded-For/-Proto/-Host the gateway believes (Rails'
+   * trusted_proxies; GitLab trusts loopback). The client is the rightmost untrusted address.
+   */
+  TRUSTED_PROXIES: str('127.0.0.1/32,::1/128'),
+  /** JSON and form request bodies larger than this (bytes) are refused with 413; uploads have their own limits. */
+  MAX_REQUEST_BODY_BYTES: int(10 * 1024 * 1024, 1),
+  /** On SIGTERM: how long (ms) requests in flight may take to finish before their connections are closed. */
+  SHUTDOWN_GRACE_MS: int(25_000, 0),
   /**
    * A request body that sends nothing for this long (ms) is cut with 408 and its connection closed
    * (nginx's `client_body_timeout` in front of GitLab, 60 s). 0 turns it off.

@@ -6,12 +6,14 @@ import { AccessLog } from './access-log';
 import { acceleratedUpload } from './accelerated-upload';
 import { type KeptAnswer, KeptAnswers, REUSED_ANSWERS_MAX, SHARED_ANSWERS_MAX } from './answers';
 import { watchBody } from './client-timeouts';
-import { Authenticator, Principal } from './auth';
+import { Authenticator, type AuthRequest, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { CredentialReader, QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
 import { type AnswerKind, forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
-import { RateLimiter } from './rate-limit';
+import { applyCors, isPreflight, preflight } from './cors';
+import { TrustedProxies } from './forwarded';
+import type { RequestLimits } from './limits';
 import { refuse, Refusal, RefusalError, refusals, replyDirectly } from './refusals';
 import { ScopeResolver } from './resolver';
 import { RouteDef, ROUTES, ServiceName } from './routes';
@@ -32,6 +34,8 @@ export interface GatewayDeps {
   transfers?: Transfers;
   /** The routing table (default ROUTES). */
   routes?: RouteDef[];
+  /** GitLab's request limits, when any is on. */
+  limits?: RequestLimits | null;
 }
 
 /** Per-request facts the access log reports. */
@@ -44,6 +48,8 @@ interface Trace {
 
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Whether a raw request URL is under /api/ (GitLab's CORS resource `/api/*`). */
+const isApiPath = (url: string) => url.startsWith('/api/');
 /** The answers a GET may keep, on routes without and with reused answers. */
 const KEEPS_SHARED: readonly AnswerKind[] = ['shared'];
 const KEEPS_BOTH: readonly AnswerKind[] = ['shared', 'reused'];
@@ -57,7 +63,11 @@ export class Gateway {
   readonly matcher: RouteMatcher;
   readonly auth: Authenticator;
   readonly resolver: ScopeResolver;
-  private readonly limiter?: RateLimiter;
+  private readonly limits: RequestLimits | null;
+  readonly proxies: TrustedProxies;
+  private readonly credentials: CredentialReader;
+  /** Set once the gateway stops: readiness fails, and connections close after their answer. */
+  draining = false;
   private readonly counts = new Map<number, number>();
   /** Answers services marked as the same for every caller. */
   readonly sharedAnswers = new KeptAnswers(SHARED_ANSWERS_MAX);
@@ -72,11 +82,13 @@ export class Gateway {
     const routes = deps.routes ?? ROUTES;
     const ttl = deps.config.AUTH_CACHE_TTL_MS;
     this.matcher = new RouteMatcher(routes);
-    this.auth = new Authenticator(deps.identity, new CredentialReader(deps.config), ttl);
+    this.credentials = new CredentialReader(deps.config);
+    this.auth = new Authenticator(deps.identity, this.credentials, ttl);
+    this.proxies = new TrustedProxies(deps.config.TRUSTED_PROXIES);
+    this.limits = deps.limits ?? null;
     this.resolver = new ScopeResolver(deps.identity, ttl);
     this.writtenBy = [...new Set(routes.flatMap((r) => (r.reusedAnswers ? [r.reusedAnswers.writtenBy] : [])))];
     this.outgoingOptions = { base: deps.config.PUBLIC_URL as string, transfers: !!deps.transfers, generation: (p) => this.reusedAnswers.generation(p) };
-    if (deps.config.RATE_LIMIT_PER_MINUTE > 0) this.limiter = new RateLimiter(deps.config.RATE_LIMIT_PER_MINUTE);
   }
 
   /** The event patterns besides identity's whose events `invalidate` must hear (`<prefix>#`). */
@@ -98,6 +110,13 @@ export class Gateway {
       service: null,
     };
     res.once('close', () => this.record(req, res, trace));
+    if (this.draining) res.shouldKeepAlive = false;
+    const api = isApiPath(req.url ?? '/');
+    if (api && req.headers.origin !== undefined) {
+      if (isPreflight(req)) return preflight(req, res, trace.rid);
+      applyCors(res);
+    }
+    if (api && hasBody(req) && this.bodyTooLarge(req)) return this.send(req, res, trace, refusals.entityTooLarge());
     if (hasBody(req)) watchBody(req, res, this.deps.config.CLIENT_BODY_TIMEOUT_MS, () => this.send(req, res, trace, refusals.requestTimeout()));
     this.serve(req, res, trace).catch((e: unknown) => this.fail(req, res, trace, e));
   };
@@ -118,7 +137,6 @@ export class Gateway {
   }
 
   stop(): void {
-    this.limiter?.stop();
     this.deps.accessLog.flush();
   }
 
@@ -156,14 +174,47 @@ export class Gateway {
     // before any credential is looked at
     if (route.notFoundInFips && this.deps.config.FIPS_MODE) refuse(refusals.messageNotFound());
     const method = req.method ?? 'GET';
-    const principal = await this.auth.authenticate({ method, headers: req.headers, query: new QueryParams(target.query), credentials: route.credentials, area: target.segs[0], readScopes: route.readScopes });
+    const query = new QueryParams(target.query);
+    const request = { method, headers: req.headers, query, credentials: route.credentials, area: target.segs[0], readScopes: route.readScopes };
+    const principal = this.limits ? await this.limitedAuthentication(req, request) : await this.auth.authenticate(request);
     trace.user = principal.user?.id ?? null;
-    const limited = this.limiter?.take(principal.user ? `u${principal.user.id}` : `ip${req.socket.remoteAddress}`, !!principal.user);
-    if (limited) refuse(limited);
     // before the project is looked up
     const signInFirst = route.authenticated || (route.authenticatedWrites && method !== 'GET' && method !== 'HEAD');
     if (signInFirst && !principal.user) refuse(refusals.unauthorized());
     return { principal, scope: await this.resolver.resolve(route, target.segs, principal.user) };
+  }
+
+  /**
+   * Authentication within GitLab's limits: a banned address, or one without credentials over its
+   * throttle, is refused before anything is looked up; failed credentials count against the address;
+   * a user's requests against the user.
+   */
+  private async limitedAuthentication(req: IncomingMessage, request: AuthRequest): Promise<Principal> {
+    const limits = this.limits!;
+    const ip = this.proxies.clientIp(req);
+    const presented = this.credentials.read(request.credentials, request.headers, request.query).kind !== 'none';
+    const before = await limits.beforeAuthentication(ip, presented);
+    if (before) refuse(before);
+    let principal: Principal;
+    try {
+      principal = await this.auth.authenticate(request);
+    } catch (e) {
+      if (e instanceof RefusalError && e.refusal.status === 401) {
+        const over = await limits.credentialsFailed(ip);
+        if (over) refuse(over);
+      }
+      throw e;
+    }
+    const over = principal.user ? await limits.authenticatedRequest(principal.user.id) : presented ? await limits.credentialsFailed(ip) : null;
+    if (over) refuse(over);
+    return principal;
+  }
+
+  /** A JSON or form body declared larger than MAX_REQUEST_BODY_BYTES (uploads have their own limits). */
+  private bodyTooLarge(req: IncomingMessage): boolean {
+    const type = (req.headers['content-type'] ?? '').toLowerCase();
+    if (!type.startsWith('application/json') && !type.startsWith('application/x-www-form-urlencoded')) return false;
+    return Number(req.headers['content-length'] ?? 0) > this.deps.config.MAX_REQUEST_BODY_BYTES;
   }
 
   /**
@@ -218,6 +269,7 @@ export class Gateway {
       timeoutMs: this.deps.config.UPSTREAM_TIMEOUT_MS,
       sendTimeoutMs: this.deps.config.CLIENT_SEND_TIMEOUT_MS,
       keepAuthorization: !!route.keepAuthorization,
+      fromProxy: this.proxies.fromProxy(req),
       onResponse: this.afterWrite(out),
       sendFile: out.sendsFiles
         ? (file, status, headers, maxAge) => {
@@ -269,7 +321,32 @@ export class Gateway {
   private local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): void {
     if (name === 'health') return this.reply(req, res, trace, 200, 'text/plain', 'GitLab OK');
     if (name === 'metrics') return this.reply(req, res, trace, 200, 'text/plain; version=0.0.4', this.metrics());
+    if (name === 'readiness') {
+      this.ready().then(
+        (failure) => {
+          const check = failure ? { status: 'failed', message: failure } : { status: 'ok' };
+          this.reply(req, res, trace, failure ? 503 : 200, 'application/json', JSON.stringify({ status: check.status, identity_check: [check] }));
+        },
+        (e: unknown) => this.fail(req, res, trace, e),
+      );
+      return;
+    }
     this.reply(req, res, trace, 200, 'application/json', '{"status":"ok"}');
+  }
+
+  /**
+   * Why the gateway cannot serve requests now, or null: it is stopping, or identity (every
+   * authentication and `:id` resolution) does not answer ready. The signing key was loaded at start.
+   */
+  private async ready(): Promise<string | null> {
+    if (this.draining) return 'shutting down';
+    try {
+      const r = await this.deps.upstreams.identity.pool.request({ path: '/-/readiness', method: 'GET', headersTimeout: 2000, bodyTimeout: 2000 });
+      await r.body.dump();
+      return r.statusCode === 200 ? null : `identity answered ${r.statusCode}`;
+    } catch (e) {
+      return `identity unreachable: ${e instanceof Error ? e.message : String(e)}`;
+    }
   }
 
   private send(req: IncomingMessage, res: ServerResponse, trace: Trace, r: Refusal): void {

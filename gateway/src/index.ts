@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { IdentityClient } from '@anvil/auth';
 import { loadConfig } from '@anvil/config';
+import { drain } from '@anvil/http';
 import type { EventBus, Subscription } from '@anvil/events';
 import { bufferedStdout, createLogger, type Logger } from '@anvil/log';
 import { createStorage, prepareStorage } from '@anvil/storage';
@@ -11,6 +12,7 @@ import { AccessLog } from './access-log';
 import { configSchema, GatewayConfig } from './config';
 import { requireCredentialSettings } from './credentials';
 import { Gateway } from './gateway';
+import { RequestLimits } from './limits';
 import { createUpstream, Upstream } from './proxy';
 import { type RouteDef, SERVICES, ServiceName } from './routes';
 import { GatewaySigner } from './signer';
@@ -44,7 +46,11 @@ export interface RunningGateway {
   port: number;
   server: http.Server;
   gateway: Gateway;
-  stop(): Promise<void>;
+  /**
+   * Stops: no new connections, readiness fails, idle keep-alive connections close at once, requests in
+   * flight (uploads too) get up to `graceMs` (default SHUTDOWN_GRACE_MS) to finish, then what is left is cut.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The queue on which the gateway hears identity's events, and those its routes name, to invalidate its caches. */
@@ -102,6 +108,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
   const transfers = config.ACCELERATED_TRANSFERS ? await startTransfers(config, logger) : undefined;
+  const limits = await RequestLimits.start(config);
   const gateway = new Gateway({
     config,
     signer,
@@ -112,6 +119,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     logger,
     transfers,
     routes: opts.routes,
+    limits,
   });
 
   const { sub, ownBus } = await subscribeCaches(gateway, config, opts, logger);
@@ -128,12 +136,11 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
     port,
     server,
     gateway,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    async stop(graceMs = config.SHUTDOWN_GRACE_MS) {
+      gateway.draining = true;
+      await drain(server, graceMs);
       gateway.stop();
+      await limits?.stop();
       transfers?.stop();
       await Promise.all(Object.values(ups).map((u) => u.pool.destroy()));
       await sub?.close().catch(() => undefined);

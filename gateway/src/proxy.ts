@@ -52,6 +52,8 @@ export interface ForwardSpec {
   contextHeader: string;
   /** Pass `Authorization` through (routes whose entry says so). */
   keepAuthorization: boolean;
+  /** The peer is a trusted proxy (`TRUSTED_PROXIES`): its `X-Forwarded-*` headers are kept and extended. */
+  fromProxy?: boolean;
   /** Idle time (ms) waiting for the upstream's headers, or between its body chunks. */
   timeoutMs: number;
   /** A client that takes nothing of the answer for this long (ms) is cut, the upstream request with it; 0 or absent, never. */
@@ -92,15 +94,22 @@ function keptFor(spec: ForwardSpec, method: string | undefined, status: number, 
  * The incoming request's headers for the upstream: filtered, plus forwarding and context headers.
  * `bodyless`: the body is not forwarded, so neither is its length.
  */
-export function requestHeaders(req: IncomingMessage, spec: Pick<ForwardSpec, 'upstream' | 'requestId' | 'contextHeader' | 'context' | 'keepAuthorization' | 'bodyless'>): string[] {
+export function requestHeaders(req: IncomingMessage, spec: Pick<ForwardSpec, 'upstream' | 'requestId' | 'contextHeader' | 'context' | 'keepAuthorization' | 'bodyless' | 'fromProxy'>): string[] {
   const raw = req.rawHeaders;
   const out: string[] = [];
   const connection = req.headers.connection;
   const listed = connection && connection !== 'keep-alive' && connection !== 'close' ? connection.toLowerCase().split(/\s*,\s*/) : null;
+  // what a trusted proxy says it forwarded; from anyone else, nothing
   let xff = '';
+  let proto = '';
+  let host = '';
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (name === 'x-forwarded-for') xff = xff ? `${xff}, ${raw[i + 1]}` : raw[i + 1];
+    if (spec.fromProxy && name.startsWith('x-forwarded-')) {
+      if (name === 'x-forwarded-for') xff = xff ? `${xff}, ${raw[i + 1]}` : raw[i + 1];
+      else if (name === 'x-forwarded-proto' && !proto) proto = raw[i + 1].split(',')[0].trim();
+      else if (name === 'x-forwarded-host' && !host) host = raw[i + 1].split(',')[0].trim();
+    }
     if (DROP_REQUEST.has(name) || name.startsWith(INTERNAL_HEADER_PREFIX)) continue;
     if (spec.bodyless && name === 'content-length') continue;
     if (CREDENTIALS.has(name) && !(spec.keepAuthorization && name === 'authorization')) continue;
@@ -111,8 +120,8 @@ export function requestHeaders(req: IncomingMessage, spec: Pick<ForwardSpec, 'up
   out.push(
     'host', spec.upstream.host,
     'x-forwarded-for', xff ? `${xff}, ${remote}` : remote,
-    'x-forwarded-proto', (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
-    'x-forwarded-host', req.headers.host ?? '',
+    'x-forwarded-proto', proto || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'),
+    'x-forwarded-host', host || (req.headers.host ?? ''),
     'x-request-id', spec.requestId,
     spec.contextHeader, spec.context,
   );

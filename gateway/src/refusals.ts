@@ -44,6 +44,8 @@ export const refusals = {
   gatewayTimeout: (): Refusal => ({ status: 504, body: { message: '504 Gateway Timeout' } }),
   /** A malformed string in the path, the query or the credentials (`malformed.ts`). */
   malformed: (): Refusal => ({ status: 400, body: 'Bad Request', text: true }),
+  /** A JSON or form body over MAX_REQUEST_BODY_BYTES; it is not read. */
+  entityTooLarge: (): Refusal => ({ status: 413, body: { message: '413 Request Entity Too Large' }, headers: { Connection: 'close' } }),
   /** A request body that stalled (`CLIENT_BODY_TIMEOUT_MS`); the rest is not read. */
   requestTimeout: (): Refusal => ({ status: 408, body: { message: '408 Request Timeout' }, headers: { Connection: 'close' } }),
 };

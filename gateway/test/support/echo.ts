@@ -12,7 +12,7 @@ export interface Echo {
   url: string;
   /** Events: `request` (its path), `data` (bytes so far), `aborted` (request cut before its end), `res-closed` (client gone mid-response). */
   probe: EventEmitter;
-  /** Resolves a paused download (see `?hold=`). */
+  /** Resumes every paused download (see `?hold=`). */
   release(): void;
   stop(): Promise<void>;
 }
@@ -28,7 +28,7 @@ const CHUNK = Buffer.alloc(64 * 1024, 'x');
  */
 export async function startEcho(name: string): Promise<Echo> {
   const probe = new EventEmitter();
-  let release: () => void = () => undefined;
+  let held: (() => void)[] = [];
   const app = createServiceApp({
     name,
     verifier: new ContextVerifier(testKeys.publicKey, name),
@@ -38,7 +38,10 @@ export async function startEcho(name: string): Promise<Echo> {
         probe.emit('request', req.originalUrl);
         if (req.query.hang) return; // never answers (upstream timeout)
         const download = Number(req.query.download ?? 0);
-        if (download > 0) return streamDownload(res, download, Number(req.query.hold ?? 0), probe, (r) => (release = r));
+        if (download > 0) return streamDownload(res, download, Number(req.query.hold ?? 0), probe, (r) => {
+          held.push(r);
+          probe.emit('held', held.length);
+        });
         const echo = (sha256: string, bytes: number) =>
           res.json({ service: name, method: req.method, path: req.originalUrl, ctx: ctx(req), sha256, bytes, body: req.body, headers: req.headers });
         // JSON/form bodies were already read by the service's body parsers
@@ -63,7 +66,11 @@ export async function startEcho(name: string): Promise<Echo> {
     name,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     probe,
-    release: () => release(),
+    release: () => {
+      const all = held;
+      held = [];
+      for (const r of all) r();
+    },
     stop: () =>
       new Promise<void>((r) => {
         server.close(() => r());

@@ -20,6 +20,8 @@ export function startTestGateway(upstreams: Partial<Record<ServiceName, string>>
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       // these upstreams are stand-ins that stream bodies; tests of accelerated transfers turn it on
       ACCELERATED_TRANSFERS: 'false',
+      // stopping a test gateway cuts what is left at once; shutdown tests set a grace
+      SHUTDOWN_GRACE_MS: '0',
       ...urls,
       ...env,
     },

@@ -207,4 +207,6 @@ export const serviceSchema = {
   ROLE: oneOf(['all', 'api', 'worker'] as const, 'all'),
   /** How long published outbox rows and applied inbox rows are kept before the hourly prune deletes them. */
   EVENTS_RETENTION_HOURS: int(168, 1),
+  /** On SIGTERM: how long (ms) requests in flight may take to finish before their connections are cut. */
+  SHUTDOWN_GRACE_MS: int(25_000, 0),
 };

@@ -7,3 +7,5 @@ export { createLogger } from '@anvil/log';
 export type { Level, Logger } from '@anvil/log';
 export * from './app';
 export * from './url-guard';
+export * from './rate-limit';
+export * from './drain';

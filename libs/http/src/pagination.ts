@@ -29,11 +29,15 @@ export function pageRequest(req: Request): PageRequest {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-/** The public URL of this request with `overrides` applied to its query. */
+/** Credentials a query may carry (GitLab filters them from logs); never repeated in links. */
+export const CREDENTIAL_PARAMS = ['private_token', 'access_token', 'job_token'] as const;
+
+/** The public URL of this request with `overrides` applied to its query, without its credentials. */
 export function requestUrl(req: Request, overrides: Record<string, string | number | null>): string {
   const base = (res_base(req) ?? '').replace(/\/$/, '');
   const [path, query = ''] = req.originalUrl.split('?', 2);
   const sp = new URLSearchParams(query);
+  for (const k of CREDENTIAL_PARAMS) sp.delete(k);
   for (const [k, v] of Object.entries(overrides)) {
     if (v === null) sp.delete(k);
     else sp.set(k, String(v));

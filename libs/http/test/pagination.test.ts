@@ -32,6 +32,14 @@ describe('offsetHeaders', () => {
     });
   });
 
+  it('never repeats a token given in the query in its links', async () => {
+    const h = await get('/api/v4/headers?private_token=glpat-secret1&next=1&access_token=secret2&job_token=secret3&total=40');
+    expect(h.Link).toBe(
+      '<http://gw.test/api/v4/headers?next=1&total=40&page=2&per_page=20>; rel="next", <http://gw.test/api/v4/headers?next=1&total=40&page=1&per_page=20>; rel="first", '
+        + '<http://gw.test/api/v4/headers?next=1&total=40&page=2&per_page=20>; rel="last"',
+    );
+  });
+
   it('leaves out X-Total, X-Total-Pages and rel="last" when the total is not counted', async () => {
     const h = await get('/api/v4/headers?next=1');
     expect(h).toEqual({

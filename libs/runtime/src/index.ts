@@ -5,7 +5,7 @@ import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { applyLoginSettings, createDb, Knex, Migration, migrate, provisionService } from '@anvil/db';
 import { createBus, Delivery, EventBus, EventEnvelope, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
-import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
+import { BadRequestError, createLogger, createServiceApp, drain, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
 import { createStorage, InvalidKeyError, Storage } from '@anvil/storage';
@@ -188,10 +188,7 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     server,
     deps,
     async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await drain(server, config.SHUTDOWN_GRACE_MS);
       for (const s of subs) await s.close().catch(() => undefined);
       await def.onStop?.(deps);
       await pruner.stop();

@@ -139,6 +139,8 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
     HOST: '127.0.0.1',
+    // stopping a test fleet cuts requests left in flight (long polls) at once
+    SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   };
   for (const n of SERVICE_NAMES) base[URL_VARS[n]] = opts.upstreams?.[n] ?? `http://127.0.0.1:${ports[n] ?? 9}`;

@@ -111,6 +111,8 @@ export async function startService<C>(def: ServiceDefinition<C>, opts: StartOpti
     STORAGE_DIR: dir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: TEST_BASE_URL,
+    // stopping a test service cuts what is left at once; shutdown tests set a grace
+    SHUTDOWN_GRACE_MS: '0',
     ...opts.env,
   };
   let svc: RunningService<C>;

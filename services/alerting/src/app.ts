@@ -16,7 +16,7 @@ export function createApp(deps: ServiceDeps): Express {
   const integrations = new IntegrationCache();
   const notify = {
     db: deps.db,
-    limiter: new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0)),
+    limiter: new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0), deps.db, deps.schema),
     integrations,
     batcher: new CommitBatcher(deps.db, notifyHandler(integrations), { maxJobs: Number(deps.config.ALERT_NOTIFY_BATCH ?? 64), maxInFlight: Number(deps.config.ALERT_NOTIFY_TRANSACTIONS ?? 1) }),
   };

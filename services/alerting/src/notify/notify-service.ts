@@ -95,7 +95,7 @@ export function notifyHandler(integrations: IntegrationCache): BatchHandler<Noti
  */
 export async function notify(deps: NotifyDeps, req: NotifyRequest): Promise<{ iid: number; title: string }[]> {
   const integration = await authorise(deps.db, deps.integrations, req);
-  deps.limiter.hit(integration.projectId);
+  await deps.limiter.hit(integration.projectId);
   const payload = parsePayload(parseNotifyBody(await readLimitedBody(req.body, req.declaredBytes)));
   const outcomes = payload.alerts.length ? await deps.batcher.run({ req, integration, alerts: payload.alerts }) : [];
   const answered = outcomes.flatMap((o) => (o.kind === 'unmatched' ? [] : [{ iid: o.alert.iid, title: o.alert.title }]));

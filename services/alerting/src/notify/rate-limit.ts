@@ -1,30 +1,33 @@
+import type { Knex } from 'knex';
+import { SharedThrottle } from '@anvil/http';
 import { NotifyRefusal } from '../payload';
 
 /** The window the limit counts in: one minute, as GitLab's application rate limits. */
-const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = 60;
 
 /**
- * The per-project notify limit: at most `limit` accepted-key notify requests per project per fixed
- * one-minute window, 0 turning it off (the default, as GitLab has none). Counts live in this
- * process, so each replica counts on its own.
+ * The per-project notify limit: at most `limit` accepted-key notify requests per project per
+ * one-minute window, 0 turning it off (the default, as GitLab has none). Counts live in the service's
+ * schema (`SharedThrottle`, its table created on first use), so every replica counts together.
  */
 export class NotifyLimiter {
-  private readonly counts = new Map<number, { windowStart: number; n: number }>();
+  private throttle?: Promise<SharedThrottle | null>;
 
-  constructor(private readonly limit: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limit: number,
+    private readonly db: Knex,
+    private readonly schema: string,
+  ) {}
 
   /** Counts one request for the project; over the limit → 429 with `Retry-After` (seconds to the next window). */
-  hit(projectId: number): void {
+  async hit(projectId: number): Promise<void> {
     if (this.limit <= 0) return;
-    const now = this.now();
-    const windowStart = now - (now % WINDOW_MS);
-    const entry = this.counts.get(projectId);
-    if (!entry || entry.windowStart !== windowStart) {
-      if (this.counts.size > 10_000) this.counts.clear();
-      this.counts.set(projectId, { windowStart, n: 1 });
-      return;
-    }
-    entry.n += 1;
-    if (entry.n > this.limit) throw new NotifyRefusal(429, { 'Retry-After': String(Math.ceil((windowStart + WINDOW_MS - now) / 1000)) });
+    this.throttle ??= SharedThrottle.create(this.db, { name: 'alert_notify', limit: this.limit, periodSeconds: WINDOW_SECONDS }, this.schema).catch(() => {
+      // the table could not be created now: no limit for this request, another try on the next
+      this.throttle = undefined;
+      return null;
+    });
+    const over = await (await this.throttle)?.consume(String(projectId));
+    if (over) throw new NotifyRefusal(429, { 'Retry-After': String(over.retryAfter) });
   }
 }
