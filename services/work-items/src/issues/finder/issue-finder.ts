@@ -6,6 +6,7 @@ import { negatedFilters } from './negations';
 import { labelIdsTitled, positiveFilters } from './positive';
 import { applyOrder } from './sort';
 import { filterKey } from './filter-keys';
+import { counterKey, countFromCounters } from './filter-counts';
 import type { FinderParent, FinderScope, ResolvedNames } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
@@ -88,6 +89,15 @@ export class IssueFinder {
     if (!key) return { query: this.filtered(), keyed: false };
     const q = this.base('issue_filter_keys as i').where('i.kind', key.kind).whereRaw('i.key_id = ANY(?::int[])', [key.ids]);
     return { query: this.applyFilters(q), keyed: true };
+  }
+
+  /**
+   * The exact number of filtered issues from `issue_filter_counts`, when one label or one assignee
+   * (with at most the state, `scope=all` and `non_archived`) filters the list; else null.
+   */
+  async countFromCounters(run: <T>(q: Knex.QueryBuilder) => Promise<T[]>): Promise<number | null> {
+    const key = counterKey(this.filters, this.viewer, this.names);
+    return key ? countFromCounters(this.knex, this.viewer, this.parent, this.filters, key, run) : null;
   }
 
   /** The filtered issues, selected as `IssueRow`s and ordered. */
