@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '@anvil/db';
 import { confidentialVisible, readableProjects, Viewer } from '../../access/viewer';
 import { issueColumns } from '../issue-row';
 import { IssueFilters, isAny, isNone } from './filters';
@@ -10,6 +11,9 @@ import { counterKey, countFromCounters } from './filter-counts';
 import type { FinderParent, FinderScope, ResolvedNames } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
+
+/** Live users by lower-cased username (prepared: it runs on every list filtered by assignee). */
+const USERS_NAMED = 'SELECT id, username FROM users WHERE lower(username) = ANY(?) AND NOT deleted';
 
 /** GitLab's issue statistics: how many of the filtered issues there are, in all and per state. */
 export interface IssueStateCounts {
@@ -48,13 +52,13 @@ export class IssueFinder {
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
     const ids = labelIdsTitled(s, true, 'title, id, project_id');
     const [labelRows, userRows] = await Promise.all([
-      titles.length ? this.knex.raw(ids.sql, [titles, ...ids.bindings]).then((r) => r.rows as { title: string; id: number; project_id: number | null }[]) : [],
-      users.length ? this.knex('users').whereRaw('lower(username) = ANY(?)', [users]).where('deleted', false).select('id', 'username') : [],
+      titles.length ? queryPrepared<{ title: string; id: number; project_id: number | null }>(this.knex, this.knex.raw(ids.sql, [titles, ...ids.bindings])) : [],
+      users.length ? queryPrepared<{ id: number; username: string }>(this.knex, this.knex.raw(USERS_NAMED, [users])) : [],
     ]);
     const labels = new Map<string, number[]>(titles.map((t) => [t, []]));
     for (const l of labelRows) labels.get(l.title)?.push(l.id);
     const projectLabelIds = new Set(labelRows.filter((l) => l.project_id !== null).map((l) => l.id));
-    this.names = { labels, projectLabelIds, users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
+    this.names = { labels, projectLabelIds, users: new Map(userRows.map((u) => [u.username.toLowerCase(), u.id])) };
   }
 
   /**
