@@ -14,6 +14,7 @@ import * as issueFilterIndexes from './20261126000100_issue_filter_indexes';
 import * as alertIncidents from './20261126000300_alert_incidents';
 import * as createProjectGroupLinks from './20261127000100_create_project_group_links';
 import * as createIssueFilterCounts from './20261127000200_create_issue_filter_counts';
+import * as countIssueMilestones from './20261127000300_count_issue_milestones';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { name: '20261126000300_alert_incidents', ...alertIncidents },
   { name: '20261127000100_create_project_group_links', ...createProjectGroupLinks },
   { name: '20261127000200_create_issue_filter_counts', ...createIssueFilterCounts },
+  { name: '20261127000300_count_issue_milestones', ...countIssueMilestones },
 ];

@@ -34,6 +34,8 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     'labels=bug&confidential=true', 'labels=bug&author_username=bob', 'labels=ui&my_reaction_emoji=tada',
     'labels=bug&state=closed', 'labels=bug&state=all', 'labels=backend&state=opened', 'assignee_username=carol&state=opened',
     'assignee_username=carol&state=closed', 'labels=bug&sort=asc', 'assignee_username=nobody-here', 'labels=no-such-label',
+    'milestone=v1', 'milestone=v2&state=closed', 'milestone=old', 'milestone=Q1&state=opened', 'milestone=None', 'milestone=no-such',
+    'milestone=v1&labels=bug',
   ];
   const lists = () => [
     { name: 'project', path: `/api/v4/projects/${d.p1.id}/issues`, on: (u: Actor) => d.world.onProject(d.p1, u) },
@@ -82,6 +84,9 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     expect(await run(group, { labels: ['bug'], assigneeUsername: ['carol'] })).toBeNull();
     expect(await run(group, { labels: ['bug'], not: { labels: ['ui'] } })).toBeNull();
     expect(await run({ kind: 'none' }, { scope: 'created_by_me', labels: ['bug'] })).toBeNull();
+    expect(await run(group, { milestone: 'v1', state: 'opened' })).toEqual(expect.any(Number));
+    expect(await run(group, { milestone: 'v1', labels: ['bug'] })).toBeNull();
+    expect(await run(group, { milestone: 'None' })).toBeNull();
   });
 
   it('counts what the list shows, for a reporter, a guest, an assignee and an administrator', async () => {
@@ -130,18 +135,22 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
   async function counters(): Promise<{ summed: unknown[]; counted: unknown[] }> {
     const summed = await svc.deps.db.raw(`SELECT kind, key_id, project_id, state, confidential, sum(n)::int AS n FROM issue_filter_counts
       GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4, 5`);
-    const counted = await svc.deps.db.raw(`SELECT kind, key_id, project_id, state, confidential, count(*)::int AS n FROM issue_filter_keys
+    const counted = await svc.deps.db.raw(`SELECT kind, key_id, project_id, state, confidential, count(*)::int AS n
+      FROM (SELECT kind, key_id, project_id, state, confidential FROM issue_filter_keys
+            UNION ALL SELECT 'm'::"char", milestone_id, project_id, state, confidential FROM issues WHERE milestone_id IS NOT NULL) k
       GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`);
     return { summed: summed.rows, counted: counted.rows };
   }
 
-  it('keeps the counters equal to a count of the keys under concurrent creates, updates, closes and label changes', async () => {
+  it('keeps the counters equal to a count of the keys and milestones under concurrent creates, updates, closes, label and milestone changes', async () => {
     const P = (u: Actor) => d.world.onProject(d.p1, u);
     const created = await Promise.all(Array.from({ length: 12 }, (_, i) =>
       P(d.owner).post(`/api/v4/projects/${d.p1.id}/issues`).send({ title: `race ${i}`, labels: i % 2 ? 'bug' : 'bug,backend', assignee_ids: i % 3 ? [d.carol.id] : [], confidential: i % 4 === 0 }).expect(201)));
     const iids: number[] = created.map((r) => r.body.iid);
     const put = (iid: number, body: Record<string, unknown>) => P(d.owner).put(`/api/v4/projects/${d.p1.id}/issues/${iid}`).send(body);
+    const milestones: number[] = (await P(d.owner).get(`/api/v4/projects/${d.p1.id}/milestones`).expect(200)).body.map((m: { id: number }) => m.id);
     const writes = iids.flatMap((iid, i) => [
+      put(iid, { milestone_id: milestones[i % milestones.length] }),
       put(iid, { state_event: i % 2 ? 'close' : 'reopen' }),
       put(iid, { add_labels: 'priority', remove_labels: i % 3 ? 'bug' : '' }),
       put(iid, { assignee_ids: i % 2 ? [d.bob.id] : [d.bob.id, d.carol.id] }),
@@ -152,7 +161,11 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     await Promise.all(iids.slice(0, 3).map((iid) => P(d.owner).delete(`/api/v4/projects/${d.p1.id}/issues/${iid}`).expect(204)));
     const c = await counters();
     expect(c.summed).toEqual(c.counted);
-    const t = await totals([d.alice, d.carol, d.bob], ['labels=bug', 'labels=priority&state=opened', 'labels=priority&state=closed', 'assignee_username=bob', 'assignee_username=carol&state=opened']);
+    expect(c.counted.some((r) => (r as { kind: string }).kind === 'm')).toBe(true);
+    await P(d.owner).delete(`/api/v4/projects/${d.p1.id}/milestones/${milestones[0]}`).expect(204);
+    const afterDelete = await counters();
+    expect(afterDelete.summed).toEqual(afterDelete.counted);
+    const t = await totals([d.alice, d.carol, d.bob], ['labels=bug', 'labels=priority&state=opened', 'labels=priority&state=closed', 'assignee_username=bob', 'assignee_username=carol&state=opened', 'milestone=v1', 'milestone=v2&state=opened']);
     expect(t).toEqual(agree(t));
   }, 180_000);
 });

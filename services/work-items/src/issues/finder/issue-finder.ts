@@ -96,8 +96,9 @@ export class IssueFinder {
   }
 
   /**
-   * The exact number of filtered issues from `issue_filter_counts`, when one label or one assignee
-   * (with at most the state, `scope=all` and `non_archived`) filters the list; else null.
+   * The exact number of filtered issues from `issue_filter_counts`, when one label, one assignee or
+   * one milestone title (with at most the state, `scope=all` and `non_archived`) filters the list;
+   * else null.
    */
   async countFromCounters(run: <T>(q: Knex.QueryBuilder) => Promise<T[]>): Promise<number | null> {
     const key = counterKey(this.filters, this.viewer, this.names);
