@@ -12,6 +12,9 @@ import * as filteredListIndexes from './20261125000400_filtered_list_indexes';
 import * as createGroupLinks from './20261125000500_create_group_links';
 import * as issueFilterIndexes from './20261126000100_issue_filter_indexes';
 import * as alertIncidents from './20261126000300_alert_incidents';
+import * as createProjectGroupLinks from './20261127000100_create_project_group_links';
+import * as createIssueFilterCounts from './20261127000200_create_issue_filter_counts';
+import * as countIssueMilestones from './20261127000300_count_issue_milestones';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -28,4 +31,7 @@ export const migrations: Migration[] = [
   { name: '20261125000500_create_group_links', ...createGroupLinks },
   { name: '20261126000100_issue_filter_indexes', ...issueFilterIndexes },
   { name: '20261126000300_alert_incidents', ...alertIncidents },
+  { name: '20261127000100_create_project_group_links', ...createProjectGroupLinks },
+  { name: '20261127000200_create_issue_filter_counts', ...createIssueFilterCounts },
+  { name: '20261127000300_count_issue_milestones', ...countIssueMilestones },
 ];

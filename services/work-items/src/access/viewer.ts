@@ -45,16 +45,30 @@ const SHARED_SOURCES = `SELECT gl.shared_group_id FROM group_links gl
   WHERE NOT gl.deleted AND (gl.expires_at IS NULL OR gl.expires_at >= CURRENT_DATE) AND LEAST(gl.group_access, m.access_level) >= :min`;
 
 /**
+ * The projects shared with a group the user reaches (GitLab's project group links): as a member
+ * of the group or of one of its ancestors, or through a group share of the group or an ancestor;
+ * the lowest of the levels on the way reaches `:min` (each of them does). Unexpired shares only.
+ */
+const PROJECT_SHARED_SOURCES = `SELECT pgl.project_id FROM project_group_links pgl
+  LEFT JOIN groups g ON g.id = pgl.group_id
+  WHERE NOT pgl.deleted AND (pgl.expires_at IS NULL OR pgl.expires_at >= CURRENT_DATE) AND pgl.group_access >= :min
+    AND (EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = :uid AND m.source_type = :ns
+          AND (m.source_id = pgl.group_id OR m.source_id = ANY (g.traversal_ids))
+          AND m.access_level >= :min AND (m.expires_at IS NULL OR m.expires_at >= CURRENT_DATE))
+      OR g.traversal_ids && ARRAY(${SHARED_SOURCES}))`;
+
+/**
  * SQL condition true when the viewer reaches `min` on the project `alias` through a membership
- * (direct or through an ancestor group), through a group shared with one of their groups, or
- * `orElse` holds.
+ * (direct or through an ancestor group), through a group shared with one of their groups, through
+ * a share of the project with a group they reach, or `orElse` holds.
  */
 export function memberOr(knex: Knex, userId: number, alias: string, min: number, orElse = 'false'): Knex.Raw {
   const bind = { uid: userId, min, project: 'Project', ns: 'Namespace' };
   return knex.raw(
     `(${orElse} OR ${alias}.id IN (${MEMBER_SOURCES.replace(':type', ':project')})
       OR ${alias}.group_traversal_ids && ARRAY(${MEMBER_SOURCES.replace(':type', ':ns')})
-      OR ${alias}.group_traversal_ids && ARRAY(${SHARED_SOURCES}))`,
+      OR ${alias}.group_traversal_ids && ARRAY(${SHARED_SOURCES})
+      OR ${alias}.id IN (${PROJECT_SHARED_SOURCES}))`,
     bind,
   );
 }

@@ -10,15 +10,23 @@ export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}
 /** A row type with its snake_case keys in camelCase: the domain type a store maps a row to. */
 export type Camelized<R> = { [K in keyof R as CamelCase<K & string>]: R[K] };
 
+/** Column names seen so far, camelized once (the set of column names is small and fixed). */
+const camelKeys = new Map<string, string>();
+
 /** A snake_case key (a column name) in camelCase. */
 export function camelKey(key: string): string {
-  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  let out = camelKeys.get(key);
+  if (out === undefined) {
+    out = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camelKeys.size < 10_000) camelKeys.set(key, out);
+  }
+  return out;
 }
 
 /** A row with its snake_case keys in camelCase; values as they are. */
 export function camelize<R extends object>(row: R): Camelized<R> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[camelKey(k)] = v;
+  for (const k in row) if (Object.prototype.hasOwnProperty.call(row, k)) out[camelKey(k)] = row[k];
   return out as Camelized<R>;
 }
 

@@ -85,7 +85,7 @@ function basic(v: IssueView, o: IssueOptions): Record<string, unknown> {
 export function toIssue(v: IssueView, o: IssueOptions): Record<string, unknown> {
   const r = v.issue;
   const out = basic(v, o);
-  const tasks = taskCompletion(r.description);
+  const tasks = out.task_completion_status as ReturnType<typeof taskCompletion>;
   out.has_tasks = tasks.count > 0;
   if (tasks.count > 0) out.task_status = taskStatus(r.description);
   const self = `${o.base}/api/v4/projects/${r.projectId}/issues/${r.iid}`;

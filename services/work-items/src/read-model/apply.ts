@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import { EventEnvelope, GroupEventV1, GroupLinkEvents, GroupLinkEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, UserEventV1 } from '@anvil/events';
+import {
+  EventEnvelope, GroupEventV1, GroupLinkEvents, GroupLinkEventV1, IdentityEvents, MembershipEventV1, ProjectEventV1, ProjectGroupLinkEvents,
+  ProjectGroupLinkEventV1, UserEventV1,
+} from '@anvil/events';
 import { deleteProjectSnippets } from '../snippets/snippet-store';
 
 type Db = Knex | Knex.Transaction;
@@ -37,6 +40,10 @@ export async function applyIdentityEvent(db: Db, event: EventEnvelope): Promise<
       return upsertGroupLink(db, event.data as GroupLinkEventV1, at, false);
     case GroupLinkEvents.deleted:
       return upsertGroupLink(db, event.data as GroupLinkEventV1, at, true);
+    case ProjectGroupLinkEvents.created:
+      return upsertProjectGroupLink(db, event.data as ProjectGroupLinkEventV1, at, false);
+    case ProjectGroupLinkEvents.deleted:
+      return upsertProjectGroupLink(db, event.data as ProjectGroupLinkEventV1, at, true);
     default:
       return;
   }
@@ -97,4 +104,10 @@ async function upsertGroupLink(db: Db, l: GroupLinkEventV1, at: string, deleted:
     shared_group_id: l.shared_group_id, shared_with_group_id: l.shared_with_group_id, group_access: l.group_access,
     expires_at: l.expires_at, deleted, synced_at: at,
   }, ['shared_group_id', 'shared_with_group_id']);
+}
+
+async function upsertProjectGroupLink(db: Db, l: ProjectGroupLinkEventV1, at: string, deleted: boolean): Promise<void> {
+  await upsert(db, 'project_group_links', {
+    project_id: l.project_id, group_id: l.group_id, group_access: l.group_access, expires_at: l.expires_at, deleted, synced_at: at,
+  }, ['project_id', 'group_id']);
 }

@@ -1,4 +1,5 @@
 import type { Actor } from '@anvil/auth';
+import type { Knex } from 'knex';
 import type { TestService } from '@anvil/testing';
 import { viewerOf } from '../../src/access/viewer';
 import { IssueFinder } from '../../src/issues/finder/issue-finder';
@@ -7,9 +8,10 @@ import { startWorkItems, World } from '../support/world';
 
 /**
  * `X-Total` of the project, group and instance lists under label and assignee filters, which is
- * counted from `issue_filter_keys` (kept by triggers) while the page itself reads `issues`: the
- * count of a one-issue page must equal the length of the whole list, for every caller, before and
- * after the writes that change what the keys copy.
+ * counted from `issue_filter_keys` or summed from `issue_filter_counts` (both kept by triggers)
+ * while the page itself reads `issues`: the count of a one-issue page must equal the length of the
+ * whole list, for every caller, before and after the writes that change what the keys copy, and
+ * after concurrent writes.
  */
 describe('GET issue lists: X-Total under label and assignee filters', () => {
   let svc: TestService;
@@ -30,6 +32,10 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     'labels=ui&milestone=None', 'labels=bug&order_by=updated_at', 'labels=bug&assignee_username=carol', 'assignee_username=carol',
     'assignee_username=bob&state=opened', 'labels=None&assignee_username=bob', 'labels=Any&assignee_username=carol',
     'labels=bug&confidential=true', 'labels=bug&author_username=bob', 'labels=ui&my_reaction_emoji=tada',
+    'labels=bug&state=closed', 'labels=bug&state=all', 'labels=backend&state=opened', 'assignee_username=carol&state=opened',
+    'assignee_username=carol&state=closed', 'labels=bug&sort=asc', 'assignee_username=nobody-here', 'labels=no-such-label',
+    'milestone=v1', 'milestone=v2&state=closed', 'milestone=old', 'milestone=Q1&state=opened', 'milestone=None', 'milestone=no-such',
+    'milestone=v1&labels=bug',
   ];
   const lists = () => [
     { name: 'project', path: `/api/v4/projects/${d.p1.id}/issues`, on: (u: Actor) => d.world.onProject(d.p1, u) },
@@ -64,6 +70,25 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     expect(dated.countable().query.toString()).not.toContain('issue_filter_keys');
   });
 
+  it('sums the counters when one label or one assignee (and the state) filters the list, and only then', async () => {
+    const run = async (parent: ConstructorParameters<typeof IssueFinder>[2], filters: ConstructorParameters<typeof IssueFinder>[3]) => {
+      const finder = new IssueFinder(svc.deps.db, viewerOf({ user: d.alice } as never), parent, filters);
+      await finder.resolveNames();
+      return finder.countFromCounters(async <T>(q: Knex.QueryBuilder) => (await q) as T[]);
+    };
+    const group = { kind: 'group' as const, groupId: d.group.id };
+    expect(await run(group, { labels: ['bug'], state: 'opened', nonArchived: true })).toEqual(expect.any(Number));
+    expect(await run({ kind: 'none' }, { scope: 'all', assigneeUsername: ['carol'] })).toEqual(expect.any(Number));
+    expect(await run(group, { labels: ['bug'], dueDate: 'overdue' })).toBeNull();
+    expect(await run(group, { labels: ['bug', 'ui'] })).toBeNull();
+    expect(await run(group, { labels: ['bug'], assigneeUsername: ['carol'] })).toBeNull();
+    expect(await run(group, { labels: ['bug'], not: { labels: ['ui'] } })).toBeNull();
+    expect(await run({ kind: 'none' }, { scope: 'created_by_me', labels: ['bug'] })).toBeNull();
+    expect(await run(group, { milestone: 'v1', state: 'opened' })).toEqual(expect.any(Number));
+    expect(await run(group, { milestone: 'v1', labels: ['bug'] })).toBeNull();
+    expect(await run(group, { milestone: 'None' })).toBeNull();
+  });
+
   it('counts what the list shows, for a reporter, a guest, an assignee and an administrator', async () => {
     const t = await totals([d.alice, d.carol, d.bob, d.admin]);
     expect(t).toEqual(agree(t));
@@ -72,7 +97,7 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     expect(t['carol group labels=bug']).toEqual([3, 3]);
     expect(t['bob instance labels=bug']).toEqual([4, 4]);
     expect(t['alice group assignee_username=carol']).toEqual([3, 3]);
-  });
+  }, 180_000);
 
   it('follows relabelling, closing, reassigning, confidentiality, deleted issues and deleted labels', async () => {
     const P = (u: Actor) => d.world.onProject(d.p1, u);
@@ -90,7 +115,7 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     expect(t['alice project labels=bug&state=opened']).toEqual([1, 1]);
     expect(t['carol project labels=bug']).toEqual([2, 2]);
     expect(t['alice project assignee_username=bob&state=opened']).toEqual([3, 3]);
-  });
+  }, 180_000);
 
   it('keeps one key row per label and assignee of each issue, copying the issue', async () => {
     const diff = await svc.deps.db.raw(`
@@ -105,4 +130,42 @@ describe('GET issue lists: X-Total under label and assignee filters', () => {
     // labels: 1 bug, 4 backend, 5 priority, 8 bug; assignees: 1 bob, 3 bob+carol, 5 bob+carol, 8 bob
     expect(Number((await svc.deps.db('issue_filter_keys').count({ n: '*' }).first())?.n)).toBe(10);
   });
+
+  /** The counters as they are, and as a count of the keys gives them. */
+  async function counters(): Promise<{ summed: unknown[]; counted: unknown[] }> {
+    const summed = await svc.deps.db.raw(`SELECT kind, key_id, project_id, state, confidential, sum(n)::int AS n FROM issue_filter_counts
+      GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4, 5`);
+    const counted = await svc.deps.db.raw(`SELECT kind, key_id, project_id, state, confidential, count(*)::int AS n
+      FROM (SELECT kind, key_id, project_id, state, confidential FROM issue_filter_keys
+            UNION ALL SELECT 'm'::"char", milestone_id, project_id, state, confidential FROM issues WHERE milestone_id IS NOT NULL) k
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`);
+    return { summed: summed.rows, counted: counted.rows };
+  }
+
+  it('keeps the counters equal to a count of the keys and milestones under concurrent creates, updates, closes, label and milestone changes', async () => {
+    const P = (u: Actor) => d.world.onProject(d.p1, u);
+    const created = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      P(d.owner).post(`/api/v4/projects/${d.p1.id}/issues`).send({ title: `race ${i}`, labels: i % 2 ? 'bug' : 'bug,backend', assignee_ids: i % 3 ? [d.carol.id] : [], confidential: i % 4 === 0 }).expect(201)));
+    const iids: number[] = created.map((r) => r.body.iid);
+    const put = (iid: number, body: Record<string, unknown>) => P(d.owner).put(`/api/v4/projects/${d.p1.id}/issues/${iid}`).send(body);
+    const milestones: number[] = (await P(d.owner).get(`/api/v4/projects/${d.p1.id}/milestones`).expect(200)).body.map((m: { id: number }) => m.id);
+    const writes = iids.flatMap((iid, i) => [
+      put(iid, { milestone_id: milestones[i % milestones.length] }),
+      put(iid, { state_event: i % 2 ? 'close' : 'reopen' }),
+      put(iid, { add_labels: 'priority', remove_labels: i % 3 ? 'bug' : '' }),
+      put(iid, { assignee_ids: i % 2 ? [d.bob.id] : [d.bob.id, d.carol.id] }),
+      put(iid, { confidential: i % 3 === 0 }),
+    ]);
+    const answers = await Promise.all(writes);
+    expect(answers.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    await Promise.all(iids.slice(0, 3).map((iid) => P(d.owner).delete(`/api/v4/projects/${d.p1.id}/issues/${iid}`).expect(204)));
+    const c = await counters();
+    expect(c.summed).toEqual(c.counted);
+    expect(c.counted.some((r) => (r as { kind: string }).kind === 'm')).toBe(true);
+    await P(d.owner).delete(`/api/v4/projects/${d.p1.id}/milestones/${milestones[0]}`).expect(204);
+    const afterDelete = await counters();
+    expect(afterDelete.summed).toEqual(afterDelete.counted);
+    const t = await totals([d.alice, d.carol, d.bob], ['labels=bug', 'labels=priority&state=opened', 'labels=priority&state=closed', 'assignee_username=bob', 'assignee_username=carol&state=opened', 'milestone=v1', 'milestone=v2&state=opened']);
+    expect(t).toEqual(agree(t));
+  }, 180_000);
 });

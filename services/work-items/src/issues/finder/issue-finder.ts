@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '@anvil/db';
 import { confidentialVisible, readableProjects, Viewer } from '../../access/viewer';
 import { issueColumns } from '../issue-row';
 import { IssueFilters, isAny, isNone } from './filters';
@@ -6,9 +7,13 @@ import { negatedFilters } from './negations';
 import { labelIdsTitled, positiveFilters } from './positive';
 import { applyOrder } from './sort';
 import { filterKey } from './filter-keys';
+import { counterKey, countFromCounters } from './filter-counts';
 import type { FinderParent, FinderScope, ResolvedNames } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
+
+/** Live users by lower-cased username (prepared: it runs on every list filtered by assignee). */
+const USERS_NAMED = 'SELECT id, username FROM users WHERE lower(username) = ANY(?) AND NOT deleted';
 
 /** GitLab's issue statistics: how many of the filtered issues there are, in all and per state. */
 export interface IssueStateCounts {
@@ -47,13 +52,13 @@ export class IssueFinder {
     const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
     const ids = labelIdsTitled(s, true, 'title, id, project_id');
     const [labelRows, userRows] = await Promise.all([
-      titles.length ? this.knex.raw(ids.sql, [titles, ...ids.bindings]).then((r) => r.rows as { title: string; id: number; project_id: number | null }[]) : [],
-      users.length ? this.knex('users').whereRaw('lower(username) = ANY(?)', [users]).where('deleted', false).select('id', 'username') : [],
+      titles.length ? queryPrepared<{ title: string; id: number; project_id: number | null }>(this.knex, this.knex.raw(ids.sql, [titles, ...ids.bindings])) : [],
+      users.length ? queryPrepared<{ id: number; username: string }>(this.knex, this.knex.raw(USERS_NAMED, [users])) : [],
     ]);
     const labels = new Map<string, number[]>(titles.map((t) => [t, []]));
     for (const l of labelRows) labels.get(l.title)?.push(l.id);
     const projectLabelIds = new Set(labelRows.filter((l) => l.project_id !== null).map((l) => l.id));
-    this.names = { labels, projectLabelIds, users: new Map(userRows.map((u: { id: number; username: string }) => [u.username.toLowerCase(), u.id])) };
+    this.names = { labels, projectLabelIds, users: new Map(userRows.map((u) => [u.username.toLowerCase(), u.id])) };
   }
 
   /**
@@ -88,6 +93,16 @@ export class IssueFinder {
     if (!key) return { query: this.filtered(), keyed: false };
     const q = this.base('issue_filter_keys as i').where('i.kind', key.kind).whereRaw('i.key_id = ANY(?::int[])', [key.ids]);
     return { query: this.applyFilters(q), keyed: true };
+  }
+
+  /**
+   * The exact number of filtered issues from `issue_filter_counts`, when one label, one assignee or
+   * one milestone title (with at most the state, `scope=all` and `non_archived`) filters the list;
+   * else null.
+   */
+  async countFromCounters(run: <T>(q: Knex.QueryBuilder) => Promise<T[]>): Promise<number | null> {
+    const key = counterKey(this.filters, this.viewer, this.names);
+    return key ? countFromCounters(this.knex, this.viewer, this.parent, this.filters, key, run) : null;
   }
 
   /** The filtered issues, selected as `IssueRow`s and ordered. */

@@ -9,8 +9,9 @@ import type { IssueFinder } from './issue-finder';
  * Offset pagination of a finder with GitLab's headers: the names the filters use are looked up
  * first (`resolveNames`); the page is one statement (prepared, unless the finder plans per
  * request); the total (counted up to 10,001 rows, as GitLab does) is skipped when the page itself
- * shows it (a short page) and otherwise is one more statement, prepared when it reads the filter
- * keys (`IssueFinder.countable`).
+ * shows it (a short page) and otherwise is one more statement: the sum of a few counters when one
+ * label or assignee filters the list (`IssueFinder.countFromCounters`, exact at any size), else a
+ * count, prepared when it reads the filter keys (`IssueFinder.countable`).
  */
 export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder): Promise<Page<Issue>> {
   const { page, perPage, offset } = pageRequest(req);
@@ -21,9 +22,15 @@ export async function paginateIssues(req: Request, db: Knex, finder: IssueFinder
   let total: number;
   if (!hasNext && (rows.length > 0 || page === 1)) total = offset + rows.length;
   else {
+    const fromCounters = await finder.countFromCounters(<T>(q: Knex.QueryBuilder) => queryPrepared<T>(db, q));
+    if (fromCounters !== null) return pageOf(req, rows, perPage, page, fromCounters, hasNext);
     const counted = finder.countable();
     const q = db.queryBuilder().count({ n: '*' }).from(counted.query.select(db.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
     total = Number((await (counted.keyed ? queryPrepared<{ n: string }>(db, q) : run<{ n: string }>(q)))[0].n);
   }
+  return pageOf(req, rows, perPage, page, total, hasNext);
+}
+
+function pageOf(req: Request, rows: IssueRow[], perPage: number, page: number, total: number, hasNext: boolean): Page<Issue> {
   return { items: rows.slice(0, perPage).map(issueFromRow), headers: offsetHeaders(req, { page, perPage, total: total > COUNT_LIMIT ? null : total, hasNext }) };
 }
