@@ -18,3 +18,5 @@ export { DEFAULT_EVENTS_RETENTION_HOURS, DEFAULT_PRUNE_INTERVAL_MS, EventPruner 
 export type { EventPrunerOptions, PruneResult } from './pruner';
 export { eventsCommand, EVENTS_USAGE } from './cli';
 export type { CommandOutput } from './cli';
+export { EventMetrics } from './metrics';
+export type { DeadLetterCounter, EventMetricsOptions } from './metrics';

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { createDb, ensureSchema, Knex, Migration, migrate } from '@anvil/db';
-import { createBus, Delivery, EventBus, EventEnvelope, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
+import { createBus, Delivery, EventBus, EventEnvelope, EventMetrics, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
 import { BadRequestError, createLogger, createServiceApp, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
@@ -24,6 +24,8 @@ export interface ServiceDeps<C = Record<string, unknown>> {
   identity: IdentityClient;
   internalToken: string;
   log: Logger;
+  /** The service's event metrics (served on `/metrics` by `serviceApp`). */
+  metrics: EventMetrics;
 }
 
 /** A queue this service consumes: `<service>.<purpose>` bound to routing-key patterns. */
@@ -104,6 +106,7 @@ export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Expre
     api: routes.api,
     internal: routes.internal,
     streamBody: routes.streamBody,
+    metrics: [deps.metrics.registry],
   });
 }
 
@@ -144,9 +147,10 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     internalToken,
     log,
+    metrics: new EventMetrics({ db, bus, labels: { service: def.name } }),
   };
 
-  const relay = new OutboxRelay(db, bus, { logger: log });
+  const relay = new OutboxRelay(db, bus, { logger: log, metrics: deps.metrics });
   relay.start();
   const pruner = new EventPruner(db, { retentionMs: config.EVENTS_RETENTION_HOURS * 3_600_000, logger: log });
   pruner.start();
@@ -154,7 +158,8 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   // API-only processes leave the queues to a worker deployment of the same service
   const consumers = config.ROLE === 'api' ? [] : (def.consumers?.(deps) ?? []);
   for (const c of consumers) {
-    subs.push(await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`, c.patterns, c.handler, c.options));
+    const queue = `${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`;
+    subs.push(await bus.subscribe(queue, c.patterns, deps.metrics.counted(queue, c.handler), c.options));
   }
   await def.onStart?.(deps);
 
