@@ -43,6 +43,11 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Requests whose body is a file to stream: the JSON and form parsers leave it unread, whatever its Content-Type. */
   streamBody?: (req: Request) => boolean;
+  /**
+   * Decides who may call /internal instead of the shared `internalToken` (given: the request's
+   * `x-anvil-internal-token`, or ''); false answers 401.
+   */
+  internalAuth?: (given: string, req: Request) => boolean;
   /** Further registries `/metrics` serves after the app's own (e.g. the service's event metrics). */
   metrics?: Registry[];
 }
@@ -151,7 +156,8 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     const internal = Router();
     internal.use((req, _res, next) => {
       const given = req.get(INTERNAL_TOKEN_HEADER) ?? '';
-      if (!opts.internalToken || !constantTimeEqual(given, opts.internalToken)) return next(new UnauthorizedError());
+      const allowed = opts.internalAuth ? opts.internalAuth(given, req) : !!opts.internalToken && constantTimeEqual(given, opts.internalToken);
+      if (!allowed) return next(new UnauthorizedError());
       next();
     });
     internal.use(...bodyParsers());

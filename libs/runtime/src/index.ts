@@ -82,6 +82,8 @@ export interface RunningService<C = Record<string, unknown>> {
 export interface ServiceRoutes {
   api?: (router: Router) => void;
   internal?: (router: Router) => void;
+  /** Who may call `internal` routes, instead of the shared token (see `ServiceAppOptions.internalAuth`). */
+  internalAuth?: ServiceAppOptions['internalAuth'];
   errorTranslators?: ErrorTranslator[];
   /** Requests whose body is a file to stream, never parsed (see `createServiceApp`). */
   streamBody?: ServiceAppOptions['streamBody'];
@@ -105,6 +107,7 @@ export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Expre
     errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e), (e) => (e instanceof InvalidKeyError ? new BadRequestError('invalid file path') : undefined)],
     api: routes.api,
     internal: routes.internal,
+    internalAuth: routes.internalAuth,
     streamBody: routes.streamBody,
     metrics: [deps.metrics.registry],
   });
