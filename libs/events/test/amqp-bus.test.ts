@@ -93,15 +93,15 @@ describe('AmqpBus on the wire', () => {
   it('parks a failed event in its retry queue (TTL, dead-lettered back) and frees the prefetch slot', async () => {
     const q = `evt.${uid()}.retry`;
     const type = `r${uid()}.thing.failed`;
-    const retry = retryQueue(q, 2000);
-    queues.push(q, `${q}.dlq`, retry, retryQueue(q, 4000));
+    const retry = retryQueue(q, 5000);
+    queues.push(q, `${q}.dlq`, retry, retryQueue(q, 10000));
     const seen: number[] = [];
     await bus.subscribe(q, [type], async (_e, d) => {
       seen.push(d.attempt);
       if (d.attempt === 1) throw new Error('later');
-    }, { prefetch: 1, retryDelayMs: 2000, maxAttempts: 3 });
+    }, { prefetch: 1, retryDelayMs: 5000, maxAttempts: 3 });
     await bus.publish(ev(type));
-    await waitFor(async () => (await ch.checkQueue(retry)).messageCount === 1, 'the event in the retry queue', 1500, 25);
+    await waitFor(async () => (await ch.checkQueue(retry)).messageCount === 1, 'the event in the retry queue', 4000, 25);
     // acked: nothing of it is left in the consumer queue, delivered or not
     const main = await ch.checkQueue(q);
     expect(main.messageCount).toBe(0);
@@ -110,7 +110,7 @@ describe('AmqpBus on the wire', () => {
     const peek = await ch.get(retry, { noAck: false });
     expect(peek && peek.properties.headers?.[ATTEMPT_HEADER]).toBe(2);
     if (peek) ch.nack(peek, false, true);
-    await waitFor(() => seen.length === 2, 'the retry, back from the retry queue', 6000, 25);
+    await waitFor(() => seen.length === 2, 'the retry, back from the retry queue', 10000, 25);
     expect(seen).toEqual([1, 2]);
     expect((await ch.checkQueue(retry)).messageCount).toBe(0);
   });
