@@ -1,5 +1,5 @@
 /**
- * Prints a fresh `.env` for docker-compose: the gateway's Ed25519 key pair, the internal API token,
+ * Prints a fresh `.env` for docker-compose: the gateway's Ed25519 key pair, the internal API tokens,
  * the Conan JWT secret, an administrator token, the Postgres administrator's, RabbitMQ and MinIO
  * passwords, and one database login password per service (`<SERVICE>_DB_PASSWORD`).
  *
@@ -29,6 +29,8 @@ export function generateEnv(): string {
     line('GATEWAY_PRIVATE_KEY', keys.privateKey),
     line('GATEWAY_PUBLIC_KEY', keys.publicKey),
     line('INTERNAL_API_TOKEN', generateToken('anvil-internal-')),
+    // one per caller of identity's internal API (docker-compose.yml gives identity the map)
+    ...['GATEWAY', 'REGISTRY', 'PIPELINES', 'PROJECT_TRANSFER'].map((caller) => line(`INTERNAL_API_TOKEN_${caller}`, generateToken('anvil-internal-'))),
     line('CONAN_JWT_SECRET', secret(32)),
     line('ADMIN_TOKEN', generateToken()),
     line('POSTGRES_PASSWORD', secret()),

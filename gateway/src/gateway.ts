@@ -10,6 +10,7 @@ import { Authenticator, type AuthRequest, Principal } from './auth';
 import type { GatewayConfig } from './config';
 import { CredentialReader, QueryParams } from './credentials';
 import { RouteMatcher } from './matcher';
+import { GatewayMetrics, UNMATCHED_ROUTE } from './metrics';
 import { type AnswerKind, forward, ForwardSpec, hasBody, perRequestHeaders, Upstream } from './proxy';
 import { applyCors, isPreflight, preflight } from './cors';
 import { TrustedProxies } from './forwarded';
@@ -44,6 +45,8 @@ interface Trace {
   rid: string;
   user: number | null;
   service: ServiceName | null;
+  /** The routing-table pattern (or local page, `alert`, `unmatched`): the latency histogram's label. */
+  route: string;
 }
 
 const ANONYMOUS: Principal = Object.freeze({ user: null, scopes: [], auth: 'none' }) as Principal;
@@ -68,7 +71,8 @@ export class Gateway {
   private readonly credentials: CredentialReader;
   /** Set once the gateway stops: readiness fails, and connections close after their answer. */
   draining = false;
-  private readonly counts = new Map<number, number>();
+  /** Responses by status and latency by route (`/metrics`). */
+  readonly metrics: GatewayMetrics;
   /** Answers services marked as the same for every caller. */
   readonly sharedAnswers = new KeptAnswers(SHARED_ANSWERS_MAX);
   /** Answers services marked reusable by the same caller, on routes whose entry allows it. */
@@ -89,6 +93,8 @@ export class Gateway {
     this.resolver = new ScopeResolver(deps.identity, ttl);
     this.writtenBy = [...new Set(routes.flatMap((r) => (r.reusedAnswers ? [r.reusedAnswers.writtenBy] : [])))];
     this.outgoingOptions = { base: deps.config.PUBLIC_URL as string, transfers: !!deps.transfers, generation: (p) => this.reusedAnswers.generation(p) };
+    const transfers = deps.transfers;
+    this.metrics = new GatewayMetrics(transfers ? () => transfers.receiving : undefined);
   }
 
   /** The event patterns besides identity's whose events `invalidate` must hear (`<prefix>#`). */
@@ -108,6 +114,7 @@ export class Gateway {
       rid: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
       user: null,
       service: null,
+      route: UNMATCHED_ROUTE,
     };
     res.once('close', () => this.record(req, res, trace));
     if (this.draining) res.shouldKeepAlive = false;
@@ -140,16 +147,9 @@ export class Gateway {
     this.deps.accessLog.flush();
   }
 
-  /** Prometheus text: responses by status. */
-  metrics(): string {
-    const lines = ['# HELP gateway_responses_total Responses by status', '# TYPE gateway_responses_total counter'];
-    for (const [status, n] of this.counts) lines.push(`gateway_responses_total{status="${status}"} ${n}`);
-    if (this.deps.transfers) lines.push('# HELP gateway_upload_bodies_receiving Upload bodies being stored now', '# TYPE gateway_upload_bodies_receiving gauge', `gateway_upload_bodies_receiving ${this.deps.transfers.receiving}`);
-    return lines.join('\n') + '\n';
-  }
-
   private async serve(req: IncomingMessage, res: ServerResponse, trace: Trace): Promise<void> {
     const target = parseTarget(req.url ?? '/', this.matcher, req.headers.authorization);
+    trace.route = target.kind === 'api' ? target.route.pattern : target.kind === 'alert' ? 'alert' : target.kind === 'local' ? `/${target.name}` : UNMATCHED_ROUTE;
     switch (target.kind) {
       case 'local':
         return this.local(req, res, trace, target.name);
@@ -318,9 +318,9 @@ export class Gateway {
     );
   }
 
-  private local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): void {
+  private async local(req: IncomingMessage, res: ServerResponse, trace: Trace, name: string): Promise<void> {
     if (name === 'health') return this.reply(req, res, trace, 200, 'text/plain', 'GitLab OK');
-    if (name === 'metrics') return this.reply(req, res, trace, 200, 'text/plain; version=0.0.4', this.metrics());
+    if (name === 'metrics') return this.reply(req, res, trace, 200, this.metrics.contentType, await this.metrics.text());
     if (name === 'readiness') {
       this.ready().then(
         (failure) => {
@@ -367,14 +367,15 @@ export class Gateway {
 
   private record(req: IncomingMessage, res: ServerResponse, trace: Trace): void {
     const status = res.writableFinished ? res.statusCode : 499;
-    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+    const ms = performance.now() - trace.started;
+    this.metrics.observe(trace.route, req.method ?? '', status, ms / 1000);
     const url = req.url ?? '';
     const q = url.indexOf('?');
     this.deps.accessLog.write({
       method: req.method ?? '',
       path: q < 0 ? url : url.slice(0, q),
       status,
-      ms: Math.round((performance.now() - trace.started) * 100) / 100,
+      ms: Math.round(ms * 100) / 100,
       rid: trace.rid,
       user: trace.user,
       service: trace.service,

@@ -1,5 +1,5 @@
 import amqp, { Channel, ChannelModel, ConfirmChannel, RecoveringChannelModel } from 'amqplib';
-import { AmqpSubscription, SubscriptionHost, toDeadLetter } from './amqp-subscription';
+import { ATTEMPT_HEADER, AmqpSubscription, DLQ_HEADERS, REPLAYED_HEADER, SubscriptionHost, toDeadLetter } from './amqp-subscription';
 import { assertEventType, assertPattern } from './topic';
 import {
   DeadLetter,
@@ -8,11 +8,15 @@ import {
   EventHandler,
   EventLogger,
   ManagedEventBus,
+  ReplayOptions,
   SubscribeOptions,
   Subscription,
   deadLetterQueue,
   errorMessage,
+  retryDelays,
+  retryQueue,
   stderrLogger,
+  subscribeDefaults,
 } from './types';
 
 /** Tuning of the RabbitMQ adapter; every field has a default. */
@@ -45,9 +49,10 @@ export class BusUnavailableError extends Error {
  * never thrown. Publishing uses a confirm channel with persistent messages and resolves on the
  * broker's confirm. While disconnected, `publish` rejects at once with `BusUnavailableError`
  * (before the first connection it waits up to `initialWaitMs`). Subscriptions are re-declared and
- * resume consuming after every reconnect. Failures are retried by republishing with an attempt
- * header, then explicitly published to the durable `<queue>.dlq` (no dead-letter exchange is used,
- * so attempts are counted exactly and the original queue needs no special arguments).
+ * resume consuming after every reconnect. A failed event is published with an attempt header to a
+ * retry queue whose TTL dead-letters it back to its queue (`AmqpSubscription`), and after the last
+ * attempt to the durable `<queue>.dlq`; attempts are counted exactly and the consumer queue itself
+ * needs no special arguments. `replayDeadLetters` moves dead letters back.
  */
 export class AmqpBus implements ManagedEventBus, SubscriptionHost {
   readonly exchange: string;
@@ -149,13 +154,58 @@ export class AmqpBus implements ManagedEventBus, SubscriptionHost {
     });
   }
 
-  /** Closes this bus's subscriptions on `queue`, then deletes `queue` and `<queue>.dlq` on the broker. */
+  /** How many events sit in `<queue>.dlq` (declaring it when missing). */
+  async deadLetterCount(queue: string): Promise<number> {
+    return this.withChannel(async (ch) => (await ch.assertQueue(deadLetterQueue(queue), { durable: true })).messageCount);
+  }
+
+  /**
+   * Moves dead letters back to `queue` (which must exist): each is published to it with attempt 1
+   * and without the error headers, confirmed, then removed from `<queue>.dlq`. Letters skipped by
+   * `id` go back to the dead-letter queue unchanged when the channel closes.
+   */
+  async replayDeadLetters(queue: string, opts: ReplayOptions = {}): Promise<DeadLetter[]> {
+    const limit = opts.limit ?? Infinity;
+    const model = await this.liveModel();
+    const ch = await model.createConfirmChannel();
+    ch.on('error', () => undefined);
+    try {
+      await ch.checkQueue(queue).catch((err: unknown) => {
+        throw new Error(`queue ${queue} does not exist: ${errorMessage(err)}`);
+      });
+      const dlq = deadLetterQueue(queue);
+      const { messageCount } = await ch.assertQueue(dlq, { durable: true });
+      const moved: DeadLetter[] = [];
+      for (let i = 0; i < messageCount && moved.length < limit; i++) {
+        const msg = await ch.get(dlq, { noAck: false });
+        if (!msg) break;
+        const letter = toDeadLetter(queue, msg.content, msg.properties.headers);
+        if (opts.id !== undefined && letter.event.id !== opts.id) continue;
+        const headers: Record<string, unknown> = { ...msg.properties.headers, [ATTEMPT_HEADER]: 1, [REPLAYED_HEADER]: new Date().toISOString() };
+        for (const h of Object.values(DLQ_HEADERS)) delete headers[h];
+        const p = msg.properties;
+        await new Promise<void>((resolve, reject) => {
+          const props = { persistent: true, contentType: p.contentType, messageId: p.messageId, type: p.type, appId: p.appId, timestamp: p.timestamp, headers };
+          ch.sendToQueue(queue, msg.content, props, (e) => (e ? reject(e) : resolve()));
+        });
+        ch.ack(msg);
+        moved.push(letter);
+      }
+      return moved;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }
+
+  /** Closes this bus's subscriptions on `queue`, then deletes `queue`, its retry queues and `<queue>.dlq` on the broker. */
   async deleteQueue(queue: string): Promise<void> {
     const mine = [...this.subs].filter((s) => s.queue === queue);
     mine.forEach((s) => this.subs.delete(s));
     await Promise.all(mine.map((s) => s.close()));
+    const retries = new Set([...mine.flatMap((s) => s.retryQueues()), ...retryDelays(subscribeDefaults()).map((d) => retryQueue(queue, d))]);
     await this.withChannel(async (ch) => {
       await ch.deleteQueue(queue);
+      for (const r of retries) await ch.deleteQueue(r);
       await ch.deleteQueue(deadLetterQueue(queue));
     });
   }

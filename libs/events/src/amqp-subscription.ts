@@ -1,10 +1,22 @@
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { DeadLetter, EventEnvelope, EventHandler, EventLogger, SubscribeOptions, deadLetterQueue, errorMessage, subscribeDefaults } from './types';
+import { DeadLetter, EventEnvelope, EventHandler, EventLogger, SubscribeOptions, deadLetterQueue, errorMessage, retryDelays, retryQueue, subscribeDefaults } from './types';
 
 /** Header carrying the delivery attempt (1 when absent). */
 export const ATTEMPT_HEADER = 'x-anvil-attempt';
 /** Headers set on a dead letter. */
 export const DLQ_HEADERS = { error: 'x-anvil-error', queue: 'x-anvil-queue', failedAt: 'x-anvil-failed-at' } as const;
+/** Header set on an event moved back from the dead-letter queue (when). */
+export const REPLAYED_HEADER = 'x-anvil-replayed-at';
+
+/**
+ * The arguments of a retry queue: messages wait `delayMs`, then the broker dead-letters them through
+ * the default exchange back to `queue`. A transient consumer's retry queues go once unused.
+ */
+export function retryQueueArguments(queue: string, delayMs: number, transient: boolean): Record<string, unknown> {
+  const args: Record<string, unknown> = { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue };
+  if (transient) args['x-expires'] = Math.max(60_000, delayMs * 4);
+  return args;
+}
 
 const REATTACH_MS = 500;
 
@@ -18,10 +30,14 @@ export interface SubscriptionHost {
 
 /**
  * One consumer of a durable queue: its own confirm channel (so `prefetch` is per subscription),
- * queue + dead-letter queue + bindings declared on every (re)attach, manual ack after the handler
- * resolves. A failure is republished to the queue itself (default exchange, so no other queue sees
- * it) with `x-anvil-attempt` + 1 after `attempt × retryDelayMs`; the last failure is published to
- * `<queue>.dlq`. The original is acked only after the broker confirmed that republish.
+ * queue + retry queues + dead-letter queue + bindings declared on every (re)attach, manual ack after
+ * the handler resolves. A failure is published (default exchange, so no other queue sees it) with
+ * `x-anvil-attempt` + 1 to the retry queue `<queue>.retry.<attempt × retryDelayMs>ms`, whose TTL
+ * dead-letters it back to `<queue>` when the delay is over; the last failure is published to
+ * `<queue>.dlq` with the error headers. The original is acked as soon as the broker confirmed that
+ * publish, so a waiting retry holds no prefetch slot. The consumer queue itself has no arguments
+ * (queues declared by earlier versions stay valid), and a retry queue's name carries its delay, so
+ * changing `retryDelayMs` declares new queues instead of conflicting with the old ones.
  */
 export class AmqpSubscription {
   private readonly opts: Required<SubscribeOptions>;
@@ -40,6 +56,11 @@ export class AmqpSubscription {
     opts?: SubscribeOptions,
   ) {
     this.opts = subscribeDefaults(opts);
+  }
+
+  /** The retry queues this subscription declares. */
+  retryQueues(): string[] {
+    return retryDelays(this.opts).map((d) => retryQueue(this.queue, d));
   }
 
   /** Declares the topology and starts consuming on `model`; a second call while attached is a no-op. */
@@ -87,6 +108,9 @@ export class AmqpSubscription {
         await ch.assertQueue(deadLetterQueue(this.queue), { durable: true });
         await ch.assertQueue(this.queue, { durable: true });
       }
+      for (const delay of retryDelays(this.opts)) {
+        await ch.assertQueue(retryQueue(this.queue, delay), { durable: !this.opts.transient, arguments: retryQueueArguments(this.queue, delay, this.opts.transient) });
+      }
       for (const p of this.patterns) await ch.bindQueue(this.queue, this.host.exchange, p);
       if (this.closed) throw new Error('subscription closed');
       this.channel = ch;
@@ -132,21 +156,19 @@ export class AmqpSubscription {
     try {
       event = JSON.parse(msg.content.toString('utf8')) as EventEnvelope;
     } catch (err) {
-      return this.forward(ch, msg, deadLetterQueue(this.queue), attempt, err);
+      return this.forward(ch, msg, deadLetterQueue(this.queue), attempt, err, true);
     }
     try {
       await this.handler(event, { queue: this.queue, attempt, redelivered: msg.fields.redelivered || attempt > 1 });
     } catch (err) {
-      if (attempt >= this.opts.maxAttempts) return this.forward(ch, msg, deadLetterQueue(this.queue), attempt, err);
-      await sleep(attempt * this.opts.retryDelayMs);
-      return this.forward(ch, msg, this.queue, attempt + 1, err);
+      if (attempt >= this.opts.maxAttempts) return this.forward(ch, msg, deadLetterQueue(this.queue), attempt, err, true);
+      return this.forward(ch, msg, retryQueue(this.queue, attempt * this.opts.retryDelayMs), attempt + 1, err, false);
     }
     ack(ch, msg);
   }
 
   /** Publishes the message to `target` (confirmed), then acks the original; on failure leaves it unacked. */
-  private async forward(ch: ConfirmChannel, msg: ConsumeMessage, target: string, attempt: number, err: unknown): Promise<void> {
-    const dead = target !== this.queue;
+  private async forward(ch: ConfirmChannel, msg: ConsumeMessage, target: string, attempt: number, err: unknown, dead: boolean): Promise<void> {
     const headers = { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt };
     if (dead) Object.assign(headers, { [DLQ_HEADERS.error]: errorMessage(err).slice(0, 1000), [DLQ_HEADERS.queue]: this.queue, [DLQ_HEADERS.failedAt]: new Date().toISOString() });
     try {
@@ -172,10 +194,6 @@ function ack(ch: ConfirmChannel, msg: ConsumeMessage): void {
   } catch {
     // Channel already closed: the broker redelivers, and the inbox makes that harmless.
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Reads a dead letter back from its AMQP message. */

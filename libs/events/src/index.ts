@@ -16,3 +16,7 @@ export { exportPartConsumer } from './export-part';
 export type { ExportPartWriter } from './export-part';
 export { DEFAULT_EVENTS_RETENTION_HOURS, DEFAULT_PRUNE_INTERVAL_MS, EventPruner } from './pruner';
 export type { EventPrunerOptions, PruneResult } from './pruner';
+export { eventsCommand, EVENTS_USAGE } from './cli';
+export type { CommandOutput } from './cli';
+export { EventMetrics } from './metrics';
+export type { DeadLetterCounter, EventMetricsOptions } from './metrics';

@@ -4,6 +4,7 @@ import {
   EventEnvelope,
   EventHandler,
   ManagedEventBus,
+  ReplayOptions,
   SubscribeOptions,
   Subscription,
   errorMessage,
@@ -36,9 +37,11 @@ interface MemoryQueue {
 /**
  * The in-process adapter: a topic exchange with named queues that outlive their subscriptions
  * (for the bus's lifetime). Subscribers on one queue compete (round-robin); delivery is always
- * asynchronous; an event is acked when its handler resolves; a throw redelivers it after
- * `attempt × retryDelayMs`, and after `maxAttempts` it moves to `deadLetters(queue)`. At most
- * `prefetch` handlers run at once per subscription. Unroutable events are dropped, like RabbitMQ.
+ * asynchronous; an event is acked when its handler resolves; a throw frees the handler's slot and
+ * redelivers the event after `attempt × retryDelayMs` (other events are handled meanwhile), and
+ * after `maxAttempts` it moves to `deadLetters(queue)`, from which `replayDeadLetters` moves it
+ * back. At most `prefetch` handlers run at once per subscription. Unroutable events are dropped,
+ * like RabbitMQ.
  */
 export class InMemoryBus implements ManagedEventBus {
   private readonly queues = new Map<string, MemoryQueue>();
@@ -77,6 +80,27 @@ export class InMemoryBus implements ManagedEventBus {
   /** Dead letters of `queue`, oldest first. */
   async deadLetters(queue: string): Promise<DeadLetter[]> {
     return [...(this.queues.get(queue)?.dead ?? [])];
+  }
+
+  /** How many events sit in the queue's dead letters. */
+  async deadLetterCount(queue: string): Promise<number> {
+    return this.queues.get(queue)?.dead.length ?? 0;
+  }
+
+  /** Moves dead letters back to their queue as first deliveries, oldest first. */
+  async replayDeadLetters(queue: string, opts: ReplayOptions = {}): Promise<DeadLetter[]> {
+    const q = this.queues.get(queue);
+    if (!q) throw new Error(`queue ${queue} does not exist`);
+    const limit = opts.limit ?? Infinity;
+    const moved: DeadLetter[] = [];
+    q.dead = q.dead.filter((d) => {
+      if (moved.length >= limit || (opts.id !== undefined && d.event.id !== opts.id)) return true;
+      moved.push(d);
+      return false;
+    });
+    for (const d of moved) q.ready.push({ event: d.event, attempt: 1 });
+    if (moved.length) this.schedule(q);
+    return moved;
   }
 
   /** Stops the queue's consumers (waiting for their handlers) and forgets the queue and its dead letters. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { OUTBOX_CHANNEL, OutboxRow, rowToEnvelope } from './outbox';
+import type { EventMetrics } from './metrics';
 import { EventBus, EventLogger, errorMessage, stderrLogger } from './types';
 
 /** Tuning of the relay; every field has a default. */
@@ -14,6 +15,8 @@ export interface OutboxRelayOptions {
   /** Backoff after a failed publish: starts at `minBackoffMs`, doubles up to `maxBackoffMs` (100 / 5000 ms). */
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Counts the events published. */
+  metrics?: EventMetrics;
 }
 
 interface PassResult {
@@ -41,6 +44,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly logger: EventLogger;
   private readonly opts: { listen: boolean; minBackoffMs: number; maxBackoffMs: number };
+  private readonly metrics?: EventMetrics;
   private running = false;
   private stopping = false;
   private current: Promise<void> | null = null;
@@ -60,6 +64,7 @@ export class OutboxRelay {
     this.batchSize = Math.max(1, opts.batchSize ?? 100);
     this.logger = opts.logger ?? stderrLogger;
     this.opts = { listen: opts.listen ?? true, minBackoffMs: opts.minBackoffMs ?? 100, maxBackoffMs: opts.maxBackoffMs ?? 5000 };
+    this.metrics = opts.metrics;
   }
 
   /** Starts relaying in the background (idempotent). */
@@ -149,6 +154,7 @@ export class OutboxRelay {
       const ok = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
       const failed = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
       if (ok.length) await trx('outbox').whereIn('id', ok).update({ published_at: trx.fn.now(), attempts: trx.raw('attempts + 1'), last_error: null });
+      if (this.metrics) rows.forEach((row, i) => results[i].status === 'fulfilled' && this.metrics!.publishedOne(row));
       if (failed.length) {
         const first = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         const error = errorMessage(first?.reason).slice(0, 1000);

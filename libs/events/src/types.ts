@@ -27,7 +27,10 @@ export interface SubscribeOptions {
   prefetch?: number;
   /** Deliveries before the event goes to `<queue>.dlq` (default 5). */
   maxAttempts?: number;
-  /** Base delay before a failed event is redelivered; attempt n waits n × this (default 100 ms). */
+  /**
+   * Base delay before a failed event is redelivered; after attempt n it waits n × this (default
+   * 100 ms) without holding a prefetch slot: other events are handled meanwhile.
+   */
   retryDelayMs?: number;
   /**
    * A queue for this process alone (e.g. a replica's cache invalidation): not durable, deleted by
@@ -71,8 +74,23 @@ export interface ManagedEventBus extends EventBus {
   ready(timeoutMs?: number): Promise<void>;
   /** The events in `<queue>.dlq`, oldest first, left in place. */
   deadLetters(queue: string): Promise<DeadLetter[]>;
-  /** Closes this bus's subscriptions on `queue`, then deletes `queue` and `<queue>.dlq` (tests, decommissioning). */
+  /**
+   * Moves dead letters of `queue` back to it, oldest first, as first deliveries (the error headers
+   * dropped): at most `limit`, only the event `id` when given. Returns the dead letters moved.
+   */
+  replayDeadLetters(queue: string, opts?: ReplayOptions): Promise<DeadLetter[]>;
+  /** How many events sit in `<queue>.dlq`. */
+  deadLetterCount(queue: string): Promise<number>;
+  /** Closes this bus's subscriptions on `queue`, then deletes `queue`, its retry queues and `<queue>.dlq` (tests, decommissioning). */
   deleteQueue(queue: string): Promise<void>;
+}
+
+/** Which dead letters `replayDeadLetters` moves. */
+export interface ReplayOptions {
+  /** At most this many (default all). */
+  limit?: number;
+  /** Only the event with this id. */
+  id?: string;
 }
 
 /** The logging the bus and relay need; `@anvil/http`'s `Logger` fits. */
@@ -97,12 +115,24 @@ export function deadLetterQueue(queue: string): string {
   return `${queue}.dlq`;
 }
 
+/** Retry queue of a consumer queue for one delay: failed events wait there, then return to `queue`. */
+export function retryQueue(queue: string, delayMs: number): string {
+  return `${queue}.retry.${delayMs}ms`;
+}
+
+/** The distinct retry delays of a subscription: attempt n (1 … maxAttempts − 1) waits n × retryDelayMs. */
+export function retryDelays(opts: Pick<Required<SubscribeOptions>, 'maxAttempts' | 'retryDelayMs'>): number[] {
+  const delays = new Set<number>();
+  for (let n = 1; n < opts.maxAttempts; n++) delays.add(n * opts.retryDelayMs);
+  return [...delays];
+}
+
 /** Normalised subscription options with their defaults. */
 export function subscribeDefaults(opts: SubscribeOptions = {}): Required<SubscribeOptions> {
   return {
     prefetch: Math.max(1, opts.prefetch ?? 16),
     maxAttempts: Math.max(1, opts.maxAttempts ?? 5),
-    retryDelayMs: Math.max(0, opts.retryDelayMs ?? 100),
+    retryDelayMs: Math.max(0, Math.round(opts.retryDelayMs ?? 100)),
     transient: opts.transient ?? false,
   };
 }

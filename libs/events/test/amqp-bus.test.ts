@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { Channel, ChannelModel } from 'amqplib';
-import { AmqpBus, EXCHANGE, EventEnvelope, silentLogger } from '../src';
+import { AmqpBus, ATTEMPT_HEADER, EXCHANGE, EventEnvelope, retryDelays, retryQueue, silentLogger, subscribeDefaults } from '../src';
 import { amqpUrl, uid, waitFor } from './support/helpers';
 
 describe('AmqpBus on the wire', () => {
@@ -27,6 +27,10 @@ describe('AmqpBus on the wire', () => {
   });
   afterAll(async () => {
     for (const q of queues) await ch.deleteQueue(q);
+    // the retry queues of the subscriptions with default options
+    for (const q of queues.filter((x) => !x.endsWith('.dlq') && !x.includes('.retry.'))) {
+      for (const d of retryDelays(subscribeDefaults())) await ch.deleteQueue(retryQueue(q, d));
+    }
     await bus.close();
     await raw.close();
   });
@@ -84,5 +88,30 @@ describe('AmqpBus on the wire', () => {
     const e = ev(type);
     await bus.publish(e);
     await waitFor(() => got.includes(e.id), 'the event after the queue came back');
+  });
+
+  it('parks a failed event in its retry queue (TTL, dead-lettered back) and frees the prefetch slot', async () => {
+    const q = `evt.${uid()}.retry`;
+    const type = `r${uid()}.thing.failed`;
+    const retry = retryQueue(q, 5000);
+    queues.push(q, `${q}.dlq`, retry, retryQueue(q, 10000));
+    const seen: number[] = [];
+    await bus.subscribe(q, [type], async (_e, d) => {
+      seen.push(d.attempt);
+      if (d.attempt === 1) throw new Error('later');
+    }, { prefetch: 1, retryDelayMs: 5000, maxAttempts: 3 });
+    await bus.publish(ev(type));
+    await waitFor(async () => (await ch.checkQueue(retry)).messageCount === 1, 'the event in the retry queue', 4000, 25);
+    // acked: nothing of it is left in the consumer queue, delivered or not
+    const main = await ch.checkQueue(q);
+    expect(main.messageCount).toBe(0);
+    expect(seen).toEqual([1]);
+    // the arguments a retry queue is declared with: TTL, back to the consumer queue through the default exchange
+    const peek = await ch.get(retry, { noAck: false });
+    expect(peek && peek.properties.headers?.[ATTEMPT_HEADER]).toBe(2);
+    if (peek) ch.nack(peek, false, true);
+    await waitFor(() => seen.length === 2, 'the retry, back from the retry queue', 10000, 25);
+    expect(seen).toEqual([1, 2]);
+    expect((await ch.checkQueue(retry)).messageCount).toBe(0);
   });
 });

@@ -43,6 +43,13 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Requests whose body is a file to stream: the JSON and form parsers leave it unread, whatever its Content-Type. */
   streamBody?: (req: Request) => boolean;
+  /**
+   * Decides who may call /internal instead of the shared `internalToken` (given: the request's
+   * `x-anvil-internal-token`, or ''); false answers 401.
+   */
+  internalAuth?: (given: string, req: Request) => boolean;
+  /** Further registries `/metrics` serves after the app's own (e.g. the service's event metrics). */
+  metrics?: Registry[];
 }
 
 /** True when the request announces a body (type-is's `hasBody`: a Transfer-Encoding or a numeric Content-Length). */
@@ -139,15 +146,18 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     const ok = opts.readiness ? await opts.readiness().catch(() => false) : true;
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', service: opts.name });
   });
+  const registries = [registry, ...(opts.metrics ?? [])];
   app.get('/metrics', async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
+    const texts = await Promise.all(registries.map((r) => r.metrics()));
+    res.type(registry.contentType).send(texts.join(''));
   });
 
   if (opts.internal) {
     const internal = Router();
     internal.use((req, _res, next) => {
       const given = req.get(INTERNAL_TOKEN_HEADER) ?? '';
-      if (!opts.internalToken || !constantTimeEqual(given, opts.internalToken)) return next(new UnauthorizedError());
+      const allowed = opts.internalAuth ? opts.internalAuth(given, req) : !!opts.internalToken && constantTimeEqual(given, opts.internalToken);
+      if (!allowed) return next(new UnauthorizedError());
       next();
     });
     internal.use(...bodyParsers());

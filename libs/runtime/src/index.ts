@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ConfigOf, loadConfig, Schema, serviceSchema } from '@anvil/config';
 import { ContextVerifier, IdentityClient } from '@anvil/auth';
 import { applyLoginSettings, createDb, Knex, Migration, migrate, provisionService } from '@anvil/db';
-import { createBus, Delivery, EventBus, EventEnvelope, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
+import { createBus, Delivery, EventBus, EventEnvelope, EventMetrics, EventPruner, OutboxRelay, SubscribeOptions, Subscription } from '@anvil/events';
 import { BadRequestError, createLogger, createServiceApp, drain, ErrorTranslator, Logger, ServiceAppOptions } from '@anvil/http';
 import type { Router } from 'express';
 import { translatePgError } from '@anvil/db';
@@ -30,6 +30,8 @@ export interface ServiceDeps<C = Record<string, unknown>> {
   identity: IdentityClient;
   internalToken: string;
   log: Logger;
+  /** The service's event metrics (served on `/metrics` by `serviceApp`). */
+  metrics: EventMetrics;
 }
 
 /** A queue this service consumes: `<service>.<purpose>` bound to routing-key patterns. */
@@ -94,6 +96,8 @@ export interface RunningService<C = Record<string, unknown>> {
 export interface ServiceRoutes {
   api?: (router: Router) => void;
   internal?: (router: Router) => void;
+  /** Who may call `internal` routes, instead of the shared token (see `ServiceAppOptions.internalAuth`). */
+  internalAuth?: ServiceAppOptions['internalAuth'];
   errorTranslators?: ErrorTranslator[];
   /** Requests whose body is a file to stream, never parsed (see `createServiceApp`). */
   streamBody?: ServiceAppOptions['streamBody'];
@@ -117,7 +121,9 @@ export function serviceApp(deps: ServiceDeps<any>, routes: ServiceRoutes): Expre
     errorTranslators: [...(routes.errorTranslators ?? []), (e) => translatePgError(e), (e) => (e instanceof InvalidKeyError ? new BadRequestError('invalid file path') : undefined)],
     api: routes.api,
     internal: routes.internal,
+    internalAuth: routes.internalAuth,
     streamBody: routes.streamBody,
+    metrics: [deps.metrics.registry],
   });
 }
 
@@ -156,10 +162,11 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
     identity: new IdentityClient(config.IDENTITY_URL as string, internalToken),
     internalToken,
     log,
+    metrics: new EventMetrics({ db, bus, labels: { service: def.name } }),
   };
 
   // the relay LISTENs, which PgBouncer's transaction mode cannot carry
-  const relay = new OutboxRelay(directDb, bus, { logger: log });
+  const relay = new OutboxRelay(directDb, bus, { logger: log, metrics: deps.metrics });
   relay.start();
   const pruner = new EventPruner(db, { retentionMs: config.EVENTS_RETENTION_HOURS * 3_600_000, logger: log });
   pruner.start();
@@ -167,7 +174,8 @@ export async function bootService<C>(def: ServiceDefinition<C>, opts: BootOption
   // API-only processes leave the queues to a worker deployment of the same service
   const consumers = config.ROLE === 'api' ? [] : (def.consumers?.(deps) ?? []);
   for (const c of consumers) {
-    subs.push(await bus.subscribe(`${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`, c.patterns, c.handler, c.options));
+    const queue = `${opts.queuePrefix ?? config.QUEUE_PREFIX}${c.queue}`;
+    subs.push(await bus.subscribe(queue, c.patterns, deps.metrics.counted(queue, c.handler), c.options));
   }
   await def.onStart?.(deps);
 

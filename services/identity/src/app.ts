@@ -22,6 +22,7 @@ import { settingsRoutes } from './routes/settings';
 import { usersRoutes } from './routes/users';
 import { usersUpdateRoutes } from './routes/users-update';
 import { transferInternalRoutes } from './transfer/internal-routes';
+import { InternalCallers } from './internal/callers';
 
 /** The domain context of a running service. */
 export function identityContext(deps: ServiceDeps): IdentityContext {
@@ -31,6 +32,7 @@ export function identityContext(deps: ServiceDeps): IdentityContext {
 /** Builds the identity service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
   const ictx = identityContext(deps);
+  const callers = new InternalCallers(deps.internalToken, (deps.config as Partial<IdentityConfig>).INTERNAL_API_TOKENS);
   return serviceApp(deps, {
     api: (router) => {
       usersRoutes(router, ictx);
@@ -51,7 +53,9 @@ export function createApp(deps: ServiceDeps): Express {
       settingsRoutes(router, ictx);
       groupHooksRoutes(router, ictx);
     },
+    internalAuth: callers.authenticate,
     internal: (router) => {
+      router.use(callers.authorize);
       internalRoutes(router, ictx);
       transferInternalRoutes(router, ictx);
     },

@@ -25,6 +25,12 @@ export const configSchema = {
   HOOK_DELIVERY_WORKER: bool(true),
   /** The longest the delivery worker sleeps while deliveries are pending (ms). */
   HOOK_DELIVERY_POLL_MS: int(10_000, 10),
+  /**
+   * Each calling service's own token for `/internal` (a JSON object: `gateway`, `registry`,
+   * `pipelines`, `project-transfer` → token); each may call only the routes it needs. Without it the
+   * shared `INTERNAL_API_TOKEN` may call every route.
+   */
+  INTERNAL_API_TOKENS: str(null),
 } satisfies Schema;
 
 /** The identity service's own settings. */
@@ -40,4 +46,5 @@ export interface IdentityConfig {
   APPLICATION_SETTINGS?: string;
   HOOK_DELIVERY_WORKER: boolean;
   HOOK_DELIVERY_POLL_MS: number;
+  INTERNAL_API_TOKENS?: string;
 }

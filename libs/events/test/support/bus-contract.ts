@@ -166,4 +166,55 @@ export function busContract(makeBus: () => ManagedEventBus): void {
     await sub.close();
     expect(done).toBe(true);
   });
+
+  it('lets other events through while a failed one waits for its retry (prefetch 1)', async () => {
+    const log: string[] = [];
+    const at: Record<string, number> = {};
+    const applied: string[] = [];
+    await subscribe('q', ['hol.*'], async (e, d) => {
+      const name = e.type.slice(p.length + 5);
+      log.push(`${name}#${d.attempt}`);
+      at[`${name}#${d.attempt}`] = Date.now();
+      if (name === 'first' && d.attempt < 3) throw new Error(`not yet ${d.attempt}`);
+      applied.push(name);
+    }, { prefetch: 1, retryDelayMs: 2000, maxAttempts: 5 });
+    await bus.publish(ev('hol.first'));
+    await bus.publish(ev('hol.second'));
+    await waitFor(() => applied.includes('first'), 'the first event, applied on its third attempt', 15_000);
+    await sleep(100);
+    expect(applied.sort()).toEqual(['first', 'second']);
+    // the second event was handled while the first waited for its retry, not after the delay
+    expect(log.indexOf('second#1')).toBeLessThan(log.indexOf('first#2'));
+    expect(at['second#1'] - at['first#1']).toBeLessThan(1500);
+    expect(at['first#2'] - at['first#1']).toBeGreaterThanOrEqual(1900);
+    expect(log.filter((x) => x.startsWith('first'))).toEqual(['first#1', 'first#2', 'first#3']);
+    expect(await bus.deadLetters(`${p}.q`)).toEqual([]);
+  });
+
+  it('replays dead letters back to their queue as first deliveries, by id and limit', async () => {
+    let fixed = false;
+    const applied: Array<[string, number]> = [];
+    const { queue } = await subscribe('q', ['dl'], async (e, d) => {
+      if (!fixed) throw new Error(`broken on ${(e.data as { n: number }).n}`);
+      applied.push([e.id, d.attempt]);
+    }, { maxAttempts: 2, retryDelayMs: 10 });
+    const events = [ev('dl', { n: 1 }), ev('dl', { n: 2 }), ev('dl', { n: 3 })];
+    for (const e of events) await bus.publish(e);
+    await waitFor(async () => (await bus.deadLetterCount(queue)) === 3, 'three dead letters', 10_000, 25);
+    const dead = await bus.deadLetters(queue);
+    expect(dead.map((d) => [d.event.id, d.attempts])).toEqual(expect.arrayContaining(events.map((e) => [e.id, 2])));
+    expect(dead.find((d) => d.event.id === events[1].id)?.error).toBe('broken on 2');
+    fixed = true;
+    const one = await bus.replayDeadLetters(queue, { id: events[1].id });
+    expect(one.map((d) => d.event.id)).toEqual([events[1].id]);
+    await waitFor(() => applied.length === 1, 'the replayed event');
+    expect(applied).toEqual([[events[1].id, 1]]);
+    expect(await bus.deadLetterCount(queue)).toBe(2);
+    expect(await bus.replayDeadLetters(queue, { limit: 1 })).toHaveLength(1);
+    expect(await bus.replayDeadLetters(queue)).toHaveLength(1);
+    await waitFor(() => applied.length === 3, 'every replayed event');
+    expect(applied.map(([id]) => id).sort()).toEqual(events.map((e) => e.id).sort());
+    expect(await bus.deadLetters(queue)).toEqual([]);
+    await expect(bus.replayDeadLetters(`${p}.nothing-here`)).rejects.toThrow(/does not exist/);
+  });
 }

@@ -1,13 +1,12 @@
 import type { Router } from 'express';
-import { HttpError, NotFoundError, p, params, UnauthorizedError } from '@anvil/http';
+import { HttpError, NotFoundError, p, params } from '@anvil/http';
 import type { IdentityContext } from '../deps';
 import { readableProjectIds, resolveGroup, resolveProject } from '../internal/resolve';
 import { isNumericRef } from '../namespaces/paths';
 import { resolveToken } from '../tokens/token-service';
-import { authenticate, lookupUser } from '../users/authenticate';
+import { lookupUser } from '../users/authenticate';
 
 const tokenParams = params({ token: p.string(), token_id: p.integer(), user_id: p.integer() });
-const loginParams = params({ login: p.string().required(), password: p.string().required() });
 const refParams = params({ ref: p.string().required().notBlank(), user_id: p.oneOf(p.integer(), p.enum([''] as const)) });
 const readableParams = params({ user_id: p.oneOf(p.integer(), p.enum([''] as const)), min_access_level: p.integer() });
 
@@ -15,8 +14,8 @@ const userIdOf = (v: number | '' | undefined) => (typeof v === 'number' ? v : nu
 const refOf = (ref: string) => (isNumericRef(ref) ? Number(ref) : ref);
 
 /**
- * Service-to-service API under `/internal/v1` (the runtime mounts it behind the shared
- * `x-anvil-internal-token`); what `IdentityClient` in `@anvil/auth` calls.
+ * Service-to-service API under `/internal/v1` (behind `x-anvil-internal-token`; which caller may
+ * call which route: `internal/callers.ts`); what `IdentityClient` in `@anvil/auth` calls.
  */
 export function internalRoutes(router: Router, ictx: IdentityContext): void {
   // POST /internal/v1/tokens/resolve
@@ -28,14 +27,6 @@ export function internalRoutes(router: Router, ictx: IdentityContext): void {
     else throw new HttpError(400, { error: 'token is missing' });
     if ('error' in result) throw new HttpError(401, { error: result.error });
     res.json(result);
-  });
-
-  // POST /internal/v1/users/authenticate
-  router.post('/v1/users/authenticate', async (req, res) => {
-    const { login, password } = loginParams.parse(req);
-    const actor = await authenticate(ictx, login, password);
-    if (!actor) throw new UnauthorizedError();
-    res.json(actor);
   });
 
   // GET /internal/v1/users/lookup
