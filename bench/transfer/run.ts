@@ -7,8 +7,8 @@
  * Usage: npx tsx bench/transfer/run.ts
  * Env: DATABASE_URL (default the local Postgres), AMQP_URL (default the local RabbitMQ), BENCH_ISSUES
  * (10000 at 1×), BENCH_NOTES (notes per issue, 10), BENCH_PIPELINES (1000 at 1×, three jobs each),
- * BENCH_SCALES (`1,2`), BENCH_PROFILE (a directory: every fleet process writes a CPU profile there
- * and the hottest functions of the busiest one are printed), BENCH_SMOKE (100 issues × 10 notes,
+ * BENCH_SCALES (`1,2`), BENCH_PROFILE (a directory: every fleet process is profiled from its start
+ * and writes a CPU profile there after the import; the hottest functions of the busiest one are printed), BENCH_SMOKE (100 issues × 10 notes,
  * 10 pipelines, scales 1 and 2).
  */
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
@@ -66,7 +66,7 @@ async function poll<T>(fetchBody: () => Promise<T>, done: (b: T) => boolean, fai
 async function runScale(scale: number, base: Volume, databaseUrl: string, amqpUrl: string, profileDir: string | undefined): Promise<ScaleResult> {
   const volume = { issues: base.issues * scale, notesPerIssue: base.notesPerIssue, pipelines: base.pipelines * scale };
   const env: Record<string, string> = { PROJECT_EXPORT_LIMIT: '0', PROJECT_DOWNLOAD_EXPORT_LIMIT: '0', PROJECT_IMPORT_LIMIT: '0' };
-  if (profileDir) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.join(profileDir, `scale-${scale}`)}`;
+  if (profileDir) Object.assign(env, { NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.cjs')}`, BENCH_PROFILE_DIR: path.join(profileDir, `scale-${scale}`) });
   const fleet = await startFleet({ services: [...SERVICES], databaseUrl, amqpUrl, env });
   const work = mkdtempSync(path.join(tmpdir(), 'anvil-bench-transfer-'));
   try {
@@ -111,6 +111,10 @@ async function runScale(scale: number, base: Volume, databaseUrl: string, amqpUr
     const imported = await countsOf(fleet, databaseUrl, created.id);
     const wrong = Object.keys(source).filter((k) => source[k] !== imported[k]);
     if (wrong.length) throw new Error(`the imported project differs from the source: ${wrong.map((k) => `${k} ${imported[k]} (source ${source[k]})`).join(', ')}`);
+    if (profileDir) {
+      for (const pid of Object.values(procs)) process.kill(pid, 'SIGUSR2');
+      await new Promise((r) => setTimeout(r, 5000));
+    }
     const diff = (a: ProcSample, b: ProcSample) => Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
     return {
       scale, volume, exportS, downloadS, archiveMb, importS, rss: peakRssMb(procs), counts: source,
