@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createDb } from '@anvil/db';
 import { startFleet, type Fleet } from '@anvil/testing';
 import { countsOf, type Counts } from './counts';
 import { cpuSeconds, peakRssMb, type ProcSample } from './proc';
@@ -43,7 +44,6 @@ function pids(fleet: Fleet): Record<string, number> {
 }
 
 async function commits(fleet: Fleet, databaseUrl: string): Promise<number> {
-  const { createDb } = await import('@anvil/db');
   const db = createDb({ url: databaseUrl, schema: fleet.schemas.identity, pool: { min: 0, max: 1 } });
   try {
     const r = await db.raw('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()');
