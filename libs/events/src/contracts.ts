@@ -660,6 +660,8 @@ export interface ImportUnpackedV1 {
   prefix: string;
   /** Exported user id → this instance's user id (members matched by e-mail). */
   user_map: Record<string, number>;
+  /** The import's `override_params`: they win over the archive's project attributes. */
+  override_params?: Record<string, unknown>;
 }
 
 /** `<service>.import.part.completed`: one service imported its relations of an import. */

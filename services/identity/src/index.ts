@@ -10,6 +10,7 @@ import { bootstrapAdmin } from './users/bootstrap';
 import { ldapSyncConsumer } from './ldap/ldap-sync-consumer';
 import { repositoryConsumer } from './events/repository-consumer';
 import { exportConsumer } from './transfer/export-consumer';
+import { importConsumer } from './transfer/import-consumer';
 
 const workers = new WeakMap<ServiceDeps, DeliveryWorker>();
 
@@ -38,6 +39,7 @@ export const identityService: ServiceDefinition = {
   extensions: SERVICE_EXTENSIONS.identity,
   consumers: (deps) => [
     ldapSyncConsumer(deps), hooksConsumer(deps, identityContext(deps).publicUrl, workerOf(deps)), repositoryConsumer(deps), exportConsumer(deps),
+    importConsumer(deps, identityContext(deps).publicUrl),
   ],
   async onStart(deps) {
     const config = deps.config as typeof deps.config & IdentityConfig;
@@ -51,3 +53,4 @@ export const identityService: ServiceDefinition = {
 };
 export { configSchema };
 export { ROOT, BOOTSTRAP_SCOPES } from './users/bootstrap';
+export { importIdentityPart } from './transfer/project-import';

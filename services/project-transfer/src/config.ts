@@ -19,7 +19,7 @@ export const configSchema = {
   /** Most decompressed bytes an import archive may hold (MB). */
   IMPORT_MAX_UNPACKED_MB: int(4096, 1),
   /** The services that each import one part of every import (comma-separated). */
-  IMPORT_PARTS: str('work-items,pipelines'),
+  IMPORT_PARTS: str('identity,work-items,pipelines'),
   /** The services that each write one part of every export (comma-separated). */
   EXPORT_PARTS: str('identity,work-items,pipelines'),
   /** `allow_local_requests_from_web_hooks_and_services`: export uploads may go to loopback and private networks. */

@@ -14,7 +14,7 @@ function importDeps(deps: ServiceDeps<TransferConfig>): ImportDeps {
     log: deps.log,
     projects: projectClient(deps),
     limits: { maxEntries: deps.config.IMPORT_MAX_ENTRIES, maxBytes: deps.config.IMPORT_MAX_UNPACKED_MB * 1024 * 1024 },
-    parts: partsOf(deps.config.IMPORT_PARTS, 'work-items,pipelines'),
+    parts: partsOf(deps.config.IMPORT_PARTS, 'identity,work-items,pipelines'),
   };
 }
 

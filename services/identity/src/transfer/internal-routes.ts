@@ -8,6 +8,7 @@ import { createProject, deleteProject } from '../projects/project-service';
 import { resolveProject } from '../internal/resolve';
 import { AccessLevel } from '@anvil/auth';
 import { projectStore } from '../projects/project-store';
+import { usersByEmail } from './project-import';
 
 const idParams = params({ id: p.integer().required() });
 const createParams = params({
@@ -78,11 +79,7 @@ export function transferInternalRoutes(router: Router, ictx: IdentityContext): v
   // POST /internal/v1/transfer/users/by-email: ids of the users owning these e-mail addresses (primary or confirmed secondary)
   router.post('/v1/transfer/users/by-email', async (req, res) => {
     const { emails } = emailParams.parse(req);
-    const lower = emails.map((e) => e.toLowerCase()).slice(0, 10_000);
-    const primary = await ictx.db('users').whereRaw('lower(email) = ANY(?)', [lower]).select('id', 'email');
-    const secondary = await ictx.db('emails').whereRaw('lower(email) = ANY(?)', [lower]).whereNotNull('confirmed_at').select('user_id as id', 'email');
-    const out: Record<string, number> = {};
-    for (const r of [...secondary, ...primary] as { id: number; email: string }[]) out[r.email.toLowerCase()] = r.id;
+    const out = Object.fromEntries(await usersByEmail(ictx.db, emails.slice(0, 10_000)));
     res.json(out);
   });
 }

@@ -4,37 +4,61 @@ import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpac
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
 import { PIPELINES_FILE } from './export-writer';
-import { type Counts, importPipeline, type UserMapper } from './import-lines';
+import { type Counts, importPipeline, importPipelineBatch, type UserMapper } from './import-lines';
 
 /** The queue pipelines imports its relation from. */
 export const IMPORT_QUEUE = 'pipelines.transfer-import';
 
 type Failure = ImportPartCompletedV1['failures'][number];
 
+/** Pipeline lines imported per transaction. */
+export const BATCH_LINES = 200;
+
 /**
- * Imports `tree/project/ci_pipelines.ndjson` of an unpacked archive line by line as it streams from
- * storage, each line in its own transaction; a line that fails is reported as a failed relation and
- * the import goes on. An archive without the file imports nothing.
+ * Imports `tree/project/ci_pipelines.ndjson` of an unpacked archive as it streams from storage, in
+ * batches of lines, each in one transaction of a few multi-row statements; a batch that fails (or
+ * holds a line without an iid) goes line by line, each line in its own transaction. A line that fails
+ * is reported as a failed relation and the import goes on; a database that is gone fails the delivery
+ * instead, which is retried. An archive without the file imports nothing.
  */
 export async function importPipelines(deps: ServiceDeps, data: ImportUnpackedV1): Promise<ImportPartCompletedV1> {
   const users: UserMapper = (id) => data.user_map[String(id)] ?? data.user_id;
   const counts: Counts = { ci_pipelines: 0, stages: 0, builds: 0 };
   const failures: Failure[] = [];
+  const fail = (n: number, e: unknown) => {
+    // a database that is gone fails the delivery (it is retried and resumes), not the line
+    if (isDatabaseUnavailable(e)) throw e;
+    const err = e instanceof Error ? e : new Error(String(e));
+    failures.push({ relation_name: 'ci_pipelines', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
+  };
+  let batch: { n: number; line: Record<string, any> }[] = [];
+  const flush = async () => {
+    const lines = batch;
+    batch = [];
+    if (!lines.length) return;
+    const local: Counts = {};
+    try {
+      await deps.db.transaction((trx) => importPipelineBatch(trx, data.project_id, lines.map((l) => l.line), users, local));
+      for (const [k, v] of Object.entries(local)) counts[k] = (counts[k] ?? 0) + v;
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) throw e;
+      for (const { n, line } of lines) await deps.db.transaction((trx) => importPipeline(trx, data.project_id, line, users, counts)).catch((e) => fail(n, e));
+    }
+  };
   const file = await deps.storage.get(`${data.prefix}${PIPELINES_FILE}`);
   let n = -1;
   for await (const text of file ? createInterface({ input: file, crlfDelay: Infinity }) : []) {
     n += 1;
     if (!text.trim()) continue;
     try {
-      const line = JSON.parse(text);
-      await deps.db.transaction((trx) => importPipeline(trx, data.project_id, line, users, counts));
-      } catch (e) {
-      // a database that is gone fails the delivery (it is retried and resumes), not the line
-      if (isDatabaseUnavailable(e)) throw e;
-      const err = e instanceof Error ? e : new Error(String(e));
-      failures.push({ relation_name: 'ci_pipelines', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
+      batch.push({ n, line: JSON.parse(text) });
+      if (batch.length >= BATCH_LINES) await flush();
+    } catch (e) {
+      fail(n, e);
     }
   }
+  await flush();
+  failures.sort((a, b) => a.line_number - b.line_number);
   return { import_id: data.import_id, project_id: data.project_id, part: PART, counts, failures: failures.slice(0, 100) };
 }
 

@@ -85,3 +85,42 @@ export async function importPipeline(trx: Knex.Transaction, projectId: number, l
   if (jobs.length) await trx('jobs').insert(jobs);
   counts.builds = (counts.builds ?? 0) + jobs.length;
 }
+
+/**
+ * Imports a batch of `ci_pipelines.ndjson` lines that all carry an iid as `importPipeline` does one,
+ * in three statements whatever the batch holds: the pipelines (iids the project or an earlier line
+ * already has are skipped whole), the iid counter, then all their jobs. Throws when any line fails,
+ * so the caller can retry the lines one by one.
+ */
+export async function importPipelineBatch(trx: Knex.Transaction, projectId: number, lines: Row[], users: UserMapper, counts: Counts): Promise<void> {
+  const seen = new Set<number>();
+  const fresh: Row[] = [];
+  for (const line of lines) {
+    if (!Number.isSafeInteger(line.iid) || line.iid <= 0) throw new Error('iid is missing');
+    if (typeof line.sha !== 'string' || !line.sha) throw new Error('sha is missing');
+    if (!seen.has(line.iid)) fresh.push(line);
+    seen.add(line.iid);
+  }
+  if (!fresh.length) return;
+  const rows = fresh.map((line) => ({
+    project_id: projectId, iid: Number(line.iid), name: line.pipeline_metadata?.name ?? null, ref: String(line.ref ?? ''), sha: line.sha,
+    before_sha: typeof line.before_sha === 'string' && line.before_sha ? line.before_sha : BLANK_SHA, tag: Boolean(line.tag),
+    source: SOURCES.includes(line.source) ? line.source : 'unknown', status: importedStatus(line.status), user_id: user(users, line.user_id),
+    yaml_errors: line.yaml_errors ?? null, coverage: line.coverage ?? null, duration: Number.isInteger(line.duration) ? line.duration : null,
+    created_at: date(line.created_at) ?? trx.fn.now(), updated_at: date(line.updated_at) ?? trx.fn.now(), started_at: date(line.started_at),
+    finished_at: date(line.finished_at), committed_at: date(line.committed_at),
+  }));
+  const inserted = (await trx('pipelines').insert(rows).onConflict(['project_id', 'iid']).ignore().returning(['id', 'iid'])) as { id: number; iid: number }[];
+  if (!inserted.length) return;
+  await claimIid(trx, projectId, Math.max(...inserted.map((r) => Number(r.iid))));
+  const byIid = new Map(fresh.map((l) => [Number(l.iid), l]));
+  const jobs: Row[] = [];
+  for (const { id, iid } of inserted) {
+    const line = byIid.get(Number(iid)) as Row;
+    counts.ci_pipelines = (counts.ci_pipelines ?? 0) + 1;
+    counts.stages = (counts.stages ?? 0) + ((line.stages ?? []) as Row[]).length;
+    for (const { job, stage, bridge } of jobsOf(line)) jobs.push(jobRow(job, stage, bridge, id, projectId, users));
+  }
+  for (let i = 0; i < jobs.length; i += 1000) await trx('jobs').insert(jobs.slice(i, i + 1000));
+  counts.builds = (counts.builds ?? 0) + jobs.length;
+}

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { TestService } from '@anvil/testing';
 import type { PipelinesWorld } from '../support/pipelines';
+import { BATCH_LINES } from '../../src/transfer/import-consumer';
 import { readLines, request, startTransferPipelines } from './support';
 
 let svc: TestService;
@@ -67,6 +68,23 @@ describe('transfer.import.unpacked → pipelines part', () => {
     expect(next.iid).toBe(b.iid + 1);
     const listed = await world.as(world.users.developer, target).get(`/api/v4/projects/${target.id}/pipelines`).expect(200);
     expect(listed.body.map((p: any) => p.iid)).toEqual([next.iid, b.iid, a.iid]);
+  });
+
+  it('imports more pipelines than a batch holds in batches; a bad line fails alone, and the iid counter goes past the highest', async () => {
+    const target = world.project();
+    const line = (iid: number) => ({ iid, sha: `sha-${iid}`, ref: 'main', status: 'success', source: 'push', user_id: 9,
+      stages: [{ name: 'test', status: 'success', builds: [{ name: 'unit', stage: 'test', stage_idx: 1, status: 'success' }, { name: 'lint', stage: 'test', stage_idx: 1, status: 'running' }] }] });
+    const lines: unknown[] = Array.from({ length: BATCH_LINES + 30 }, (_, i) => line(i + 1));
+    lines.splice(50, 0, { iid: 9999, ref: 'main', stages: [] });
+    lines.push(line(3));
+    const done = await importInto(target.id, lines, { 9: 909 });
+    expect(done.failures.map((f: { line_number: number; exception_message: string }) => [f.line_number, f.exception_message])).toEqual([[50, 'sha is missing']]);
+    expect(done.counts).toEqual({ ci_pipelines: BATCH_LINES + 30, stages: BATCH_LINES + 30, builds: 2 * (BATCH_LINES + 30) });
+    const rows = await svc.deps.db('pipelines').where({ project_id: target.id }).orderBy('iid').select('id', 'iid', 'sha', 'user_id', 'status');
+    expect(rows).toHaveLength(BATCH_LINES + 30);
+    expect(rows[2]).toMatchObject({ iid: 3, sha: 'sha-3', user_id: 909, status: 'success' });
+    expect(await svc.deps.db('jobs').where({ pipeline_id: rows[2].id }).orderBy('id').select('name', 'status')).toEqual([{ name: 'unit', status: 'success' }, { name: 'lint', status: 'canceled' }]);
+    expect((await svc.deps.db('ci_projects').where({ id: target.id }).first()).last_pipeline_iid).toBe(BATCH_LINES + 30);
   });
 
   it('imports the older layout (no iid, stages[].statuses) and reports lines it cannot import as failed relations', async () => {

@@ -73,7 +73,7 @@ async function onRequested(deps: ImportDeps, data: ImportRequestedV1): Promise<v
   const map = await userMap(deps, prefix);
   await deps.db.transaction(async (trx) => {
     if (!(await importStore.transition(trx, row.id, ['scheduled', 'started'], 'started'))) return;
-    const unpacked: ImportUnpackedV1 = { import_id: row.id, project_id: data.project_id, user_id: row.user_id, prefix, user_map: map };
+    const unpacked: ImportUnpackedV1 = { import_id: row.id, project_id: data.project_id, user_id: row.user_id, prefix, user_map: map, override_params: row.override_params };
     await emit(trx, PRODUCER, TransferImportEvents.unpacked, unpacked);
   });
 }

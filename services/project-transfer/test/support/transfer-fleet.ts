@@ -24,7 +24,7 @@ export interface TransferFleet {
 }
 
 /** The parts this fleet's services produce (pipelines' parts are tested in the pipelines service). */
-const FLEET_PARTS = { EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'work-items' };
+const FLEET_PARTS = { EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'identity,work-items' };
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}${Math.random().toString(36).slice(2, 6)}`;

@@ -52,15 +52,11 @@ export async function awards(trx: Knex.Transaction, type: string, id: number, li
   }
 }
 
-/**
- * Imports one `issues.ndjson` line into `projectId` with everything nested in it: notes (with their
- * emoji), emoji, label links, milestone, assignees, time logs. Iids, timestamps and mapped authors are
- * kept. An issue whose iid exists is skipped whole (a redelivery or a relation re-import).
- */
-export async function importIssue(trx: Knex.Transaction, projectId: number, line: Row, users: UserMapper, counts: Counts): Promise<void> {
-  const milestone = line.milestone?.title ? await milestoneId(trx, projectId, line.milestone, counts) : null;
+/** The `issues` row of one `issues.ndjson` line, with its note, time and vote counters. */
+export function importIssueRow(trx: Knex.Transaction, projectId: number, line: Row, users: UserMapper, milestone: number | null): Row {
   const state = line.state === 'closed' ? 'closed' : 'opened';
-  const [issue] = await trx('issues').insert({
+  const votes = (name: string) => ((line.award_emoji ?? []) as Row[]).filter((a) => a.name === name).length;
+  return {
     project_id: projectId, iid: Number(line.iid), title: String(line.title), description: line.description ?? null, state,
     author_id: users(line.author_id), closed_by_id: state === 'closed' && line.closed_by_id ? users(line.closed_by_id) : null, closed_at: state === 'closed' ? date(line.closed_at) : null,
     created_at: date(line.created_at) ?? trx.fn.now(), updated_at: date(line.updated_at) ?? trx.fn.now(), due_date: date(line.due_date),
@@ -68,17 +64,28 @@ export async function importIssue(trx: Knex.Transaction, projectId: number, line
     issue_type: ISSUE_TYPES.has(line.issue_type) ? line.issue_type : 'issue', milestone_id: milestone, weight: line.weight ?? null,
     relative_position: Number.isSafeInteger(line.relative_position) && Math.abs(line.relative_position) < 2 ** 31 ? line.relative_position : null,
     time_estimate: Number(line.time_estimate ?? 0) || 0,
-  }).onConflict(['project_id', 'iid']).ignore().returning('id');
+    user_notes_count: ((line.notes ?? []) as Row[]).filter((n) => !n.system).length,
+    total_time_spent: ((line.timelogs ?? []) as Row[]).reduce((s, t) => s + (Number(t.time_spent) || 0), 0),
+    upvotes: votes('thumbsup'), downvotes: votes('thumbsdown'),
+  };
+}
+
+/**
+ * Imports one `issues.ndjson` line into `projectId` with everything nested in it: notes (with their
+ * emoji), emoji, label links, milestone, assignees, time logs. Iids, timestamps and mapped authors are
+ * kept. An issue whose iid exists is skipped whole (a redelivery or a relation re-import).
+ */
+export async function importIssue(trx: Knex.Transaction, projectId: number, line: Row, users: UserMapper, counts: Counts): Promise<void> {
+  const milestone = line.milestone?.title ? await milestoneId(trx, projectId, line.milestone, counts) : null;
+  const [issue] = await trx('issues').insert(importIssueRow(trx, projectId, line, users, milestone)).onConflict(['project_id', 'iid']).ignore().returning('id');
   if (!issue) return;
   add(counts, 'issues');
   await trackInternalId(trx, 'project', projectId, 'issues', Number(line.iid));
-  let userNotes = 0;
   for (const n of (line.notes ?? []) as Row[]) {
     const [note] = await trx('notes').insert({
       noteable_type: 'Issue', noteable_id: issue.id, project_id: projectId, author_id: users(n.author_id), body: String(n.note ?? ''),
       system: Boolean(n.system), internal: Boolean(n.internal ?? n.confidential), created_at: date(n.created_at) ?? trx.fn.now(), updated_at: date(n.updated_at) ?? trx.fn.now(),
     }).returning('id');
-    if (!n.system) userNotes += 1;
     add(counts, 'notes');
     await awards(trx, 'Note', note.id, n.award_emoji, users, counts);
   }
@@ -88,12 +95,8 @@ export async function importIssue(trx: Knex.Transaction, projectId: number, line
     await trx('issue_labels').insert({ issue_id: issue.id, label_id: await labelId(trx, projectId, link.label, counts) }).onConflict(['issue_id', 'label_id']).ignore();
   }
   for (const a of (line.issue_assignees ?? []) as Row[]) await trx('issue_assignees').insert({ issue_id: issue.id, user_id: users(a.user_id) }).onConflict(['issue_id', 'user_id']).ignore();
-  let spent = 0;
   for (const t of (line.timelogs ?? []) as Row[]) {
     await trx('timelogs').insert({ issue_id: issue.id, user_id: users(t.user_id), time_spent: Number(t.time_spent) || 0, summary: t.summary ?? null, spent_at: date(t.spent_at) ?? trx.fn.now(), created_at: date(t.created_at) ?? trx.fn.now() });
-    spent += Number(t.time_spent) || 0;
     add(counts, 'timelogs');
   }
-  const votes = (name: string) => ((line.award_emoji ?? []) as Row[]).filter((a) => a.name === name).length;
-  await trx('issues').where({ id: issue.id }).update({ user_notes_count: userNotes, total_time_spent: spent, upvotes: votes('thumbsup'), downvotes: votes('thumbsdown') });
 }

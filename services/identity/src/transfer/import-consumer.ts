@@ -1,0 +1,29 @@
+import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import type { Consumer, ServiceDeps } from '@anvil/runtime';
+import { PRODUCER } from '../events/publish';
+import { importIdentityPart } from './project-import';
+
+/** The queue identity imports its part of a project import from. */
+export const IMPORT_QUEUE = 'identity.transfer-import';
+
+/**
+ * `transfer.import.unpacked` → the project's members and attributes imported, then
+ * `identity.import.part.completed` with the counts and failed relations. A project that is gone
+ * reports nothing imported. Idempotent: a redelivery adds no member twice.
+ */
+export function importConsumer(deps: ServiceDeps, publicUrl: string): Consumer {
+  return {
+    queue: IMPORT_QUEUE,
+    patterns: [TransferImportEvents.unpacked],
+    options: { prefetch: 1 },
+    handler: async (event) => {
+      const data = event.data as ImportUnpackedV1;
+      const result = await importIdentityPart(deps.db, deps.storage, publicUrl, { projectId: data.project_id, importerId: data.user_id, prefix: data.prefix, overrideParams: data.override_params });
+      const done: ImportPartCompletedV1 = {
+        import_id: data.import_id, project_id: data.project_id, part: PRODUCER,
+        counts: result?.counts ?? { project: 0, project_members: 0 }, failures: result?.failures ?? [],
+      };
+      await emit(deps.db, PRODUCER, importPartCompleted(PRODUCER), done);
+    },
+  };
+}

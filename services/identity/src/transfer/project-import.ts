@@ -1,0 +1,255 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { Actor, Visibility } from '@anvil/auth';
+import type { ImportPartCompletedV1 } from '@anvil/events';
+import type { Storage } from '@anvil/storage';
+import { publish } from '../events/publish';
+import { visibilityRank } from '../namespaces/namespace';
+import { Level } from '../policy';
+import { effectiveLevel, type Project } from '../projects/project';
+import { PROJECT_SETTING_DEFAULTS, type ProjectSettings } from '../projects/project-settings';
+import { projectStore } from '../projects/project-store';
+
+type Row = Record<string, any>;
+type Failure = ImportPartCompletedV1['failures'][number];
+
+/** GitLab's `Gitlab::VisibilityLevel` numbers. */
+const VISIBILITY_BY_LEVEL: Record<number, Visibility> = { 0: 'private', 10: 'internal', 20: 'public' };
+/** `ProjectFeature` integers (30, public, exists for pages only: stored as enabled). */
+const FEATURE_BY_LEVEL: Record<number, string> = { 0: 'disabled', 10: 'private', 20: 'enabled', 30: 'enabled' };
+/** Most bytes of `project.json` or `project_feature.ndjson` read. */
+const MAX_ATTRIBUTES_BYTES = 1024 * 1024;
+/** Most `project_members.ndjson` lines read. */
+const MAX_MEMBERS = 100_000;
+
+const STRINGS = ['ci_config_path', 'build_coverage_regex', 'merge_commit_template', 'squash_commit_template', 'suggestion_commit_message', 'issue_branch_template'] as const;
+const BOOLEANS = [
+  'request_access_enabled', 'shared_runners_enabled', 'only_allow_merge_if_pipeline_succeeds', 'only_allow_merge_if_all_discussions_are_resolved',
+  'allow_merge_on_skipped_pipeline', 'resolve_outdated_diff_discussions', 'printing_merge_request_link_enabled', 'remove_source_branch_after_merge',
+  'autoclose_referenced_issues', 'service_desk_enabled', 'keep_latest_artifact', 'public_jobs', 'restrict_user_defined_variables',
+] as const;
+const ACCESS_LEVEL_KEYS = Object.keys(PROJECT_SETTING_DEFAULTS).filter((k) => k.endsWith('_access_level'));
+
+/** The project attributes an import restores (GitLab's `project.json` minus its excluded attributes, as far as Anvil stores them). */
+export interface ImportedAttributes {
+  description?: string | null;
+  visibility?: Visibility;
+  archived?: boolean;
+  default_branch?: string;
+  settings: Partial<ProjectSettings>;
+}
+
+/** A small JSON document of the unpacked tree, or null when it is absent; throws on a body too large or not an object. */
+export async function readJsonObject(storage: Storage, key: string): Promise<Row | null> {
+  const body = await storage.get(key);
+  if (!body) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as Readable) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_ATTRIBUTES_BYTES) {
+      body.destroy();
+      throw new RangeError(`${key.split('/').pop()} is larger than ${MAX_ATTRIBUTES_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return null;
+  const value = JSON.parse(text);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('not a JSON object');
+  return value as Row;
+}
+
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const stringOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+/**
+ * The attributes of `tree/project.json` (and `project_feature`, nested in old trees or its own
+ * file) that Anvil stores: description, visibility level, archived, default branch, the feature
+ * access levels and the project settings GitLab keeps on the project row.
+ */
+export function attributesFromTree(tree: Row, feature: Row | null): ImportedAttributes {
+  const out: ImportedAttributes = { settings: {} };
+  const settings = out.settings as Record<string, unknown>;
+  if (stringOrNull(tree.description)) out.description = tree.description;
+  if (isInt(tree.visibility_level) && VISIBILITY_BY_LEVEL[tree.visibility_level]) out.visibility = VISIBILITY_BY_LEVEL[tree.visibility_level];
+  if (typeof tree.archived === 'boolean') out.archived = tree.archived;
+  if (typeof tree.default_branch === 'string' && tree.default_branch) out.default_branch = tree.default_branch;
+  for (const k of STRINGS) if (stringOrNull(tree[k])) settings[k] = tree[k] === '' ? null : tree[k];
+  for (const k of BOOLEANS) if (typeof tree[k] === 'boolean') settings[k] = tree[k];
+  if (typeof tree.public_builds === 'boolean') settings.public_jobs = tree.public_builds;
+  if (isInt(tree.build_timeout) && tree.build_timeout >= 600 && tree.build_timeout <= 2_592_000) settings.build_timeout = tree.build_timeout;
+  if (typeof tree.build_allow_git_fetch === 'boolean') settings.build_git_strategy = tree.build_allow_git_fetch ? 'fetch' : 'clone';
+  const cancel = tree.auto_cancel_pending_pipelines;
+  if (cancel === 0 || cancel === 1 || cancel === 'disabled' || cancel === 'enabled') settings.auto_cancel_pending_pipelines = cancel === 1 || cancel === 'enabled' ? 'enabled' : 'disabled';
+  if (typeof tree.merge_requests_ff_only_enabled === 'boolean' || typeof tree.merge_requests_rebase_enabled === 'boolean') {
+    settings.merge_method = tree.merge_requests_ff_only_enabled ? 'ff' : tree.merge_requests_rebase_enabled ? 'rebase_merge' : 'merge';
+  }
+  const features = feature ?? (tree.project_feature && typeof tree.project_feature === 'object' ? (tree.project_feature as Row) : null);
+  for (const k of ACCESS_LEVEL_KEYS) {
+    const v = features?.[k];
+    if (isInt(v) && FEATURE_BY_LEVEL[v]) settings[k] = FEATURE_BY_LEVEL[v];
+  }
+  return out;
+}
+
+/**
+ * `override_params` over the archive's attributes, as GitLab merges them: description,
+ * `visibility` (or `visibility_level`), and any stored setting given with the type it has.
+ */
+export function withOverrides(attrs: ImportedAttributes, override: Record<string, unknown> | undefined): ImportedAttributes {
+  if (!override) return attrs;
+  const out: ImportedAttributes = { ...attrs, settings: { ...attrs.settings } };
+  if (stringOrNull(override.description)) out.description = override.description as string | null;
+  const level = typeof override.visibility_level === 'string' ? Number(override.visibility_level) : override.visibility_level;
+  if (typeof override.visibility === 'string' && ['private', 'internal', 'public'].includes(override.visibility)) out.visibility = override.visibility as Visibility;
+  else if (isInt(level) && VISIBILITY_BY_LEVEL[level]) out.visibility = VISIBILITY_BY_LEVEL[level];
+  const settings = out.settings as Record<string, unknown>;
+  for (const [k, def] of Object.entries(PROJECT_SETTING_DEFAULTS)) {
+    const v = override[k];
+    if (v === undefined) continue;
+    if (ACCESS_LEVEL_KEYS.includes(k)) {
+      if (typeof v === 'string' && ['disabled', 'private', 'enabled'].includes(v)) settings[k] = v;
+    } else if (def === null ? stringOrNull(v) : typeof v === typeof def) settings[k] = v;
+  }
+  return out;
+}
+
+/** This instance's user ids by lower-cased e-mail address (primary, or a confirmed secondary address). */
+export async function usersByEmail(db: Knex, emails: string[]): Promise<Map<string, number>> {
+  const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
+  const out = new Map<string, number>();
+  if (!lower.length) return out;
+  const primary = await db('users').whereRaw('lower(email) = ANY(?)', [lower]).select('id', 'email');
+  const secondary = await db('emails').whereRaw('lower(email) = ANY(?)', [lower]).whereNotNull('confirmed_at').select('user_id as id', 'email');
+  for (const r of [...secondary, ...primary] as { id: number; email: string }[]) out.set(r.email.toLowerCase(), r.id);
+  return out;
+}
+
+/** The e-mail GitLab maps an exported member by (`public_email`, else `email`). */
+const emailOf = (m: Row): string | null => {
+  const e = m.user?.public_email ?? m.user?.email;
+  return typeof e === 'string' && e ? e.toLowerCase() : null;
+};
+
+const VALID_LEVELS = new Set<number>([Level.MINIMAL, Level.GUEST, Level.PLANNER, Level.REPORTER, Level.DEVELOPER, Level.MAINTAINER, Level.OWNER]);
+
+/** Reads `project_members.ndjson` as it streams: parsed lines, and the lines that did not parse. */
+async function readMembers(body: Readable | null, failures: Failure[]): Promise<Row[]> {
+  const out: Row[] = [];
+  if (!body) return out;
+  let n = -1;
+  for await (const text of createInterface({ input: body, crlfDelay: Infinity })) {
+    n += 1;
+    if (!text.trim()) continue;
+    if (out.length >= MAX_MEMBERS) {
+      failures.push({ relation_name: 'project_members', line_number: n, exception_class: 'RangeError', exception_message: `more than ${MAX_MEMBERS} members` });
+      body.destroy();
+      break;
+    }
+    try {
+      const m = JSON.parse(text);
+      if (!m || typeof m !== 'object' || !isInt(m.access_level) || !VALID_LEVELS.has(m.access_level)) throw new TypeError('Access level is not included in the list');
+      out.push(m as Row);
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      failures.push({ relation_name: 'project_members', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
+    }
+  }
+  return out;
+}
+
+/** What identity's part of an import did. */
+export interface IdentityImportResult {
+  counts: Record<string, number>;
+  failures: Failure[];
+}
+
+/**
+ * Identity's part of an import into `projectId`, as GitLab's `MembersMapper` and project tree
+ * restorer do it:
+ * - the importer stays a Maintainer or Owner: without a direct membership of at least Maintainer,
+ *   they become a direct member (an administrator as Maintainer, others at their group level capped
+ *   at Maintainer);
+ * - each exported member whose user maps by e-mail to a user here who is not yet a direct member
+ *   is added with their level, never above Maintainer nor the importer's own level, their expiry
+ *   (a past one is not added) and the mapped creator; members that map to no one are not added;
+ * - the project's attributes from `project.json` (and `project_feature`) are applied with
+ *   `override_params` winning, the visibility capped at the namespace's.
+ * Everything commits in one transaction with its events; a redelivery adds nothing twice.
+ */
+export async function importIdentityPart(
+  db: Knex, storage: Storage, publicUrl: string,
+  input: { projectId: number; importerId: number; prefix: string; overrideParams?: Record<string, unknown> },
+): Promise<IdentityImportResult | null> {
+  const importer = (await db('users').where({ id: input.importerId }).first('id', 'admin')) as Pick<Actor, 'id' | 'admin'> | undefined;
+  const project = await projectStore.find(db, input.projectId, input.importerId);
+  if (!importer || !project) return null;
+  const failures: Failure[] = [];
+  const relationFile = async (name: string) => {
+    try {
+      return await readJsonObject(storage, `${input.prefix}tree/project/${name}.ndjson`);
+    } catch (e) {
+      failures.push({ relation_name: name, line_number: 0, exception_class: (e as Error).name, exception_message: (e as Error).message.slice(0, 255) });
+      return null;
+    }
+  };
+  let tree: Row | null = null;
+  try {
+    tree = await readJsonObject(storage, `${input.prefix}tree/project.json`);
+  } catch (e) {
+    failures.push({ relation_name: 'project', line_number: 0, exception_class: (e as Error).name, exception_message: (e as Error).message.slice(0, 255) });
+  }
+  const feature = await relationFile('project_feature');
+  const attrs = withOverrides(attributesFromTree(tree ?? {}, feature), input.overrideParams);
+  const members = await readMembers(await storage.get(`${input.prefix}tree/project/project_members.ndjson`), failures);
+
+  const emails = new Map<number, string>();
+  for (const m of members) {
+    const email = emailOf(m);
+    if (email && isInt(m.user?.id)) emails.set(m.user.id, email);
+  }
+  const local = await usersByEmail(db, members.map(emailOf).filter((e): e is string => e !== null));
+  const importerCap = importer.admin ? Level.MAINTAINER : Math.min(Level.MAINTAINER, effectiveLevel(project));
+  const importerLevel = importer.admin ? Level.MAINTAINER : Math.min(Level.MAINTAINER, Math.max(project.access.group, project.access.project));
+  const today = new Date().toISOString().slice(0, 10);
+
+  return db.transaction(async (trx) => {
+    const rows: { user_id: number; access_level: number; expires_at: string | null; created_by_id: number | null }[] = [];
+    const direct = await trx('members').where({ source_type: 'Project', source_id: project.id }).select('user_id', 'access_level');
+    const own = direct.find((r: { user_id: number }) => r.user_id === importer.id) as { access_level: number } | undefined;
+    if ((!own || own.access_level < Level.MAINTAINER) && importerLevel > 0) {
+      if (own) await trx('members').where({ source_type: 'Project', source_id: project.id, user_id: importer.id }).update({ access_level: importerLevel, updated_at: trx.fn.now() });
+      else await trx('members').insert({ source_type: 'Project', source_id: project.id, user_id: importer.id, access_level: importerLevel, created_by_id: importer.id });
+      await publish.membership(trx, own ? 'updated' : 'created', { sourceType: 'Project', sourceId: project.id, accessLevel: importerLevel, expiresAt: null, user: { id: importer.id } });
+    }
+    const seen = new Set<number>([importer.id, ...direct.map((r: { user_id: number }) => r.user_id)]);
+    for (const m of members) {
+      const email = emailOf(m);
+      const userId = email ? local.get(email) : undefined;
+      if (userId === undefined || seen.has(userId)) continue;
+      const expires = typeof m.expires_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(m.expires_at) ? m.expires_at.slice(0, 10) : null;
+      if (expires !== null && expires <= today) continue;
+      seen.add(userId);
+      const creatorEmail = isInt(m.created_by_id) ? emails.get(m.created_by_id) : undefined;
+      rows.push({ user_id: userId, access_level: Math.min(m.access_level, importerCap), expires_at: expires, created_by_id: creatorEmail ? local.get(creatorEmail) ?? null : null });
+    }
+    const inserted = rows.length
+      ? ((await trx('members').insert(rows.map((r) => ({ ...r, source_type: 'Project', source_id: project.id }))).onConflict(['source_type', 'source_id', 'user_id']).ignore().returning(['user_id', 'access_level', 'expires_at'])) as { user_id: number; access_level: number; expires_at: string | Date | null }[])
+      : [];
+    for (const r of inserted) {
+      const expiresAt = r.expires_at === null ? null : typeof r.expires_at === 'string' ? r.expires_at : r.expires_at.toISOString().slice(0, 10);
+      await publish.membership(trx, 'created', { sourceType: 'Project', sourceId: project.id, accessLevel: r.access_level, expiresAt, user: { id: r.user_id } });
+    }
+
+    const visibility = attrs.visibility && project.namespace.kind === 'group' && visibilityRank(attrs.visibility) > visibilityRank(project.namespace.visibility) ? project.namespace.visibility : attrs.visibility;
+    await projectStore.update(trx, project.id, {
+      description: attrs.description, visibility, archived: attrs.archived, default_branch: attrs.default_branch,
+      settings: Object.keys(attrs.settings).length ? ({ ...project.settings, ...attrs.settings } as ProjectSettings) : undefined,
+    });
+    const updated = (await projectStore.find(trx, project.id, importer.id)) as Project;
+    await publish.project(trx, 'updated', updated, publicUrl);
+    return { counts: { project: tree ? 1 : 0, project_members: inserted.length }, failures: failures.slice(0, 100) };
+  });
+}
