@@ -46,7 +46,7 @@ describe('GET /projects/:id/export/download', () => {
     expect(entries.map((e) => e.name)).toEqual([
       './VERSION', './tree/', './tree/project.json', './tree/project/',
       './tree/project/issues.ndjson', './tree/project/labels.ndjson', './tree/project/merge_requests.ndjson',
-      './tree/project/milestones.ndjson', './tree/project/project_members.ndjson', './tree/project/snippets.ndjson',
+      './tree/project/milestones.ndjson', './tree/project/project_feature.ndjson', './tree/project/project_members.ndjson', './tree/project/snippets.ndjson',
     ]);
     const body = (name: string) => entries.find((e) => e.name === name)?.body ?? '';
     expect(body('./VERSION')).toBe('0.2.4');

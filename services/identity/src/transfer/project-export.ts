@@ -2,22 +2,52 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Storage } from '@anvil/storage';
 import type { Project } from '../projects/project';
+import type { FeatureAccess, ProjectSettings } from '../projects/project-settings';
 import { projectStore } from '../projects/project-store';
 
 /** GitLab's `Gitlab::VisibilityLevel` numbers, as the export tree writes them. */
 const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
+/** `ProjectFeature` integers as GitLab's exporter writes them. */
+const FEATURE_LEVEL: Record<FeatureAccess, number> = { disabled: 0, private: 10, enabled: 20 };
 
-/** `tree/project.json`: the project's own attributes as GitLab's exporter writes them (no ids, name or path). */
+/** Settings written under their own name in `project.json` (GitLab's project columns and methods). */
+const SAME_NAME = [
+  'autoclose_referenced_issues', 'build_timeout', 'only_allow_merge_if_all_discussions_are_resolved', 'only_allow_merge_if_pipeline_succeeds',
+  'printing_merge_request_link_enabled', 'remove_source_branch_after_merge', 'request_access_enabled', 'resolve_outdated_diff_discussions',
+  'service_desk_enabled', 'shared_runners_enabled', 'suggestion_commit_message', 'allow_merge_on_skipped_pipeline', 'squash_option',
+  'merge_commit_template', 'squash_commit_template', 'auto_cancel_pending_pipelines',
+  // Project columns GitLab's allow-list leaves out; Anvil writes them so its own import keeps them.
+  'ci_config_path', 'build_coverage_regex', 'issue_branch_template', 'keep_latest_artifact', 'restrict_user_defined_variables',
+] as const satisfies readonly (keyof ProjectSettings)[];
+
+/**
+ * `tree/project.json`: the project's own attributes under GitLab's names (`import_export.yml`'s
+ * included project attributes Anvil stores; no ids, name, path or timestamps), plus the stored
+ * settings GitLab keeps on other rows or leaves out (`ci_config_path`, `default_branch`, ...).
+ */
 export function projectTree(project: Project, description: string | null): Record<string, unknown> {
-  return {
+  const s = project.settings;
+  const tree: Record<string, unknown> = {
     description: description ?? project.description ?? '',
     visibility_level: VISIBILITY_LEVEL[project.visibility],
     archived: project.archived,
+    build_allow_git_fetch: s.build_git_strategy === 'fetch',
+    merge_requests_ff_only_enabled: s.merge_method === 'ff',
+    merge_requests_rebase_enabled: s.merge_method === 'rebase_merge',
+    public_builds: s.public_jobs,
     default_branch: project.defaultBranch,
-    topics: project.topics,
-    created_at: project.createdAt.toISOString(),
-    updated_at: project.updatedAt.toISOString(),
   };
+  for (const k of SAME_NAME) tree[k] = s[k];
+  return tree;
+}
+
+/** `tree/project/project_feature.ndjson`: the feature access levels as `ProjectFeature` integers (one object, no newline). */
+export function projectFeature(project: Project): Record<string, unknown> {
+  const out: Record<string, unknown> = { project_id: project.id };
+  for (const [k, v] of Object.entries(project.settings)) if (k.endsWith('_access_level')) out[k] = FEATURE_LEVEL[v as FeatureAccess];
+  out.created_at = project.createdAt.toISOString();
+  out.updated_at = project.updatedAt.toISOString();
+  return out;
 }
 
 interface MemberRow {
@@ -54,19 +84,23 @@ export interface PartResult {
 }
 
 /**
- * Writes identity's part of an export under `prefix`: `tree/project.json` and
- * `tree/project/project_members.ndjson` (direct project members). Null when the project is gone.
+ * Writes identity's part of an export under `prefix`: `tree/project.json`,
+ * `tree/project/project_feature.ndjson` and `tree/project/project_members.ndjson` (direct project members). Null when the project is gone.
  * Writing again overwrites the same keys.
  */
 export async function writeIdentityPart(db: Knex, storage: Storage, prefix: string, projectId: number, description: string | null): Promise<PartResult | null> {
   const project = await projectStore.find(db, projectId, null);
   if (!project) return null;
   await storage.put(`${prefix}tree/project.json`, Readable.from([JSON.stringify(projectTree(project, description))]));
+  await storage.put(`${prefix}tree/project/project_feature.ndjson`, Readable.from([JSON.stringify(projectFeature(project))]));
   const members = (await db('members as m')
     .join('users as u', 'u.id', 'm.user_id')
     .where({ 'm.source_type': 'Project', 'm.source_id': projectId })
     .orderBy('m.id')
     .select('m.access_level', 'm.user_id', 'm.created_at', 'm.updated_at', 'm.created_by_id', 'm.expires_at', 'u.username', 'u.public_email')) as MemberRow[];
   await storage.put(`${prefix}tree/project/project_members.ndjson`, Readable.from(ndjson(members.map(memberLine))));
-  return { files: ['tree/project.json', 'tree/project/project_members.ndjson'], counts: { project: 1, project_members: members.length } };
+  return {
+    files: ['tree/project.json', 'tree/project/project_feature.ndjson', 'tree/project/project_members.ndjson'],
+    counts: { project: 1, project_feature: 1, project_members: members.length },
+  };
 }

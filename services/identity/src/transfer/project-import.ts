@@ -81,6 +81,7 @@ export function attributesFromTree(tree: Row, feature: Row | null): ImportedAttr
   if (typeof tree.public_builds === 'boolean') settings.public_jobs = tree.public_builds;
   if (isInt(tree.build_timeout) && tree.build_timeout >= 600 && tree.build_timeout <= 2_592_000) settings.build_timeout = tree.build_timeout;
   if (typeof tree.build_allow_git_fetch === 'boolean') settings.build_git_strategy = tree.build_allow_git_fetch ? 'fetch' : 'clone';
+  if (['never', 'always', 'default_on', 'default_off'].includes(tree.squash_option)) settings.squash_option = tree.squash_option;
   const cancel = tree.auto_cancel_pending_pipelines;
   if (cancel === 0 || cancel === 1 || cancel === 'disabled' || cancel === 'enabled') settings.auto_cancel_pending_pipelines = cancel === 1 || cancel === 'enabled' ? 'enabled' : 'disabled';
   if (typeof tree.merge_requests_ff_only_enabled === 'boolean' || typeof tree.merge_requests_rebase_enabled === 'boolean') {
