@@ -4,7 +4,7 @@ import { bool, int, str, type ConfigOf, type Schema } from '@anvil/config';
 export const configSchema = {
   /** Postgres connections per process (budget: README's Database section); the API and the worker deployment alike. */
   DB_POOL_MAX: int(4, 1, 100),
-  /** GitLab's `project_export_limit`: export requests per user per minute; 0 disables it. */
+  /** Initial `project_export_limit` (export requests per user per minute; 0 disables it) until identity publishes the settings. */
   PROJECT_EXPORT_LIMIT: int(6, 0),
   /** GitLab's `project_download_export_limit`: downloads per user and namespace per minute; 0 disables it. */
   PROJECT_DOWNLOAD_EXPORT_LIMIT: int(1, 0),
