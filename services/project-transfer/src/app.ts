@@ -37,6 +37,9 @@ export function createApp(deps: ServiceDeps<TransferConfig>): Express {
     get allowLocalRequests() {
       return settings.current.allow_local_requests_from_web_hooks_and_services;
     },
+    get localAllowlist() {
+      return settings.current.outbound_local_requests_whitelist;
+    },
     ...transferLimiters(deps.db, deps.schema),
     s3Endpoint: String(deps.config.IMPORT_S3_ENDPOINT ?? ''),
   };

@@ -36,6 +36,9 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
       get allowLocalRequests() {
         return liveSettingsFor(deps).current.allow_local_requests_from_web_hooks_and_services;
       },
+      get localAllowlist() {
+        return liveSettingsFor(deps).current.outbound_local_requests_whitelist;
+      },
       get maxExportBytes() {
         return liveSettingsFor(deps).maxExportBytes;
       },

@@ -22,7 +22,7 @@ export class RateLimiter {
     private readonly queue: { tail: Promise<unknown> },
   ) {}
 
-  /** Counts one hit for `key` under `limit`; over it → 429 with GitLab's body and `Retry-After`. */
+  /** Counts one hit for `key` under `limit`; over it → 429 with GitLab's body and `Retry-After` (the interval, as GitLab's `too_many_requests!`). */
   async hit(key: string, limit: number): Promise<void> {
     if (limit <= 0) return;
     let current = this.throttle;
@@ -36,7 +36,7 @@ export class RateLimiter {
       current = this.throttle = { limit, made };
     }
     const over = await (await current.made)?.consume(key);
-    if (over) throw new TooManyRequestsError(over.retryAfter);
+    if (over) throw new TooManyRequestsError(WINDOW_SECONDS);
   }
 }
 

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Actor, INTERNAL_TOKEN_HEADER, type ProjectScope } from '@anvil/auth';
@@ -87,8 +89,33 @@ describe('project_export_limit changed by an administrator', () => {
     const res = await exportFrom(b);
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ message: { error: 'This endpoint has been requested too many times. Try again later.' } });
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(res.headers['retry-after']).toBe('60');
     expect((await exportFrom(a)).status).toBe(429);
+  }, 60_000);
+});
+
+describe('outbound_local_requests_whitelist and allow_local_requests_from_web_hooks_and_services', () => {
+  let server: http.Server;
+  afterAll(async () => new Promise((r) => server?.close(r)));
+
+  it('a loopback import URL refused by default is fetched once its address is allowlisted', async () => {
+    const archive = await makeArchive(validEntries());
+    server = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Length': String(archive.length) });
+      res.end(req.method === 'HEAD' ? undefined : archive);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/export.tar.gz`;
+    const remote = (svc: TestService) => svc.as({ user: root }).post('/api/v4/projects/remote-import').send({ url, path: uniqueName('rem').replace(/_/g, '-') });
+    await setSettings({ allow_local_requests_from_web_hooks_and_services: false, outbound_local_requests_whitelist: [], project_import_limit: 0 });
+    const [a, b] = replicas;
+    await eventually(async () => (await remote(a)).status === 400);
+    expect((await remote(b)).body).toEqual({ message: expect.stringMatching(/^File url is blocked: /) });
+    await setSettings({ outbound_local_requests_whitelist: ['127.0.0.1'] });
+    for (const svc of [a, b]) await eventually(async () => (await remote(svc)).status === 201);
+    await setSettings({ outbound_local_requests_whitelist: [], allow_local_requests_from_web_hooks_and_services: true });
+    for (const svc of [a, b]) await eventually(async () => (await remote(svc)).status === 201);
+    await setSettings({ allow_local_requests_from_web_hooks_and_services: false });
+    for (const svc of [a, b]) await eventually(async () => (await remote(svc)).status === 400);
   }, 60_000);
 });

@@ -14,6 +14,8 @@ export interface RouteDeps {
   settings: LiveSettings;
   /** `allow_local_requests_from_web_hooks_and_services` as last read. */
   readonly allowLocalRequests: boolean;
+  /** `outbound_local_requests_whitelist` as last read. */
+  readonly localAllowlist: string[];
   exportLimiter: RateLimiter;
   downloadLimiter: RateLimiter;
   importLimiter: RateLimiter;

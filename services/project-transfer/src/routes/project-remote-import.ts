@@ -24,7 +24,7 @@ export function mountRemoteImport(router: Router, deps: RouteDeps): void {
     const input = remoteParams.parse(req);
     const settings = await deps.settings.fresh(deps.db);
     await deps.importLimiter.hit(String(user.id), settings.project_import_limit);
-    const archiveKey = await fetchRemoteArchive(deps.storage, input.url, { allowLocal: settings.allow_local_requests_from_web_hooks_and_services, maxBytes: deps.settings.maxImportBytes });
+    const archiveKey = await fetchRemoteArchive(deps.storage, input.url, { allowLocal: settings.allow_local_requests_from_web_hooks_and_services, allowlist: settings.outbound_local_requests_whitelist, maxBytes: deps.settings.maxImportBytes });
     const { project, row } = await scheduleImport(deps.db, deps.projects, {
       userId: user.id, archiveKey, path: input.path, name: input.name, namespace: input.namespace, overwrite: input.overwrite, overrideParams: overridesOf(input.override_params),
     });
