@@ -6,6 +6,8 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TABLE instance_settings (
       id integer PRIMARY KEY CHECK (id = 1),
       settings jsonb NOT NULL,
+      -- the applied event's time: an older event delivered late changes nothing
+      occurred_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
     )
   `);

@@ -6,7 +6,7 @@ import { exportPartsConsumer } from './exports/part-consumer';
 import { type ImportDeps, importsConsumer } from './imports/import-consumer';
 import { relationImportsConsumer } from './imports/relation-import-consumer';
 import { liveSettingsFor } from './settings/live-settings';
-import { settingsConsumer } from './settings/settings-consumer';
+import { settingsConsumers } from './settings/settings-consumer';
 
 /** What the import consumers need, from the service's deps. */
 function importDeps(deps: ServiceDeps<TransferConfig>): ImportDeps {
@@ -28,7 +28,7 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
   configSchema,
   createApp,
   consumers: (deps) => [
-    settingsConsumer(deps),
+    ...settingsConsumers(deps),
     exportPartsConsumer({
       db: deps.db,
       storage: deps.storage,

@@ -51,6 +51,8 @@ export function settingsFromConfig(config: Record<string, unknown>): TransferSet
 export class LiveSettings {
   private values: TransferSettings;
   private loadedAt = 0;
+  /** When the event the values come from was published (none: the environment's). */
+  private occurredAt?: Date;
   private loading?: Promise<void>;
   /** Bumped on every applied event, so a slower read of the stored row never undoes a newer event. */
   private version = 0;
@@ -73,14 +75,21 @@ export class LiveSettings {
     return this.values.max_export_size * 1024 * 1024;
   }
 
-  /** Applies the settings of an event and stores them (applying the same values twice is harmless). */
-  async apply(db: Knex, settings: Record<string, unknown>): Promise<void> {
+  /**
+   * Applies the settings of an event published at `occurredAt` and stores them; an event older than
+   * the one applied changes nothing (applying the same one twice is harmless).
+   */
+  async apply(db: Knex, settings: Record<string, unknown>, occurredAt: Date): Promise<void> {
     this.version += 1;
-    this.values = { ...this.values, ...pickSettings(settings) };
+    if (!this.occurredAt || occurredAt >= this.occurredAt) {
+      this.values = { ...this.values, ...pickSettings(settings) };
+      this.occurredAt = occurredAt;
+    }
     await db.raw(
-      `INSERT INTO instance_settings (id, settings, updated_at) VALUES (1, ?::jsonb, now())
-       ON CONFLICT (id) DO UPDATE SET settings = instance_settings.settings || EXCLUDED.settings, updated_at = now()`,
-      [JSON.stringify(pickSettings(settings))],
+      `INSERT INTO instance_settings (id, settings, occurred_at, updated_at) VALUES (1, ?::jsonb, ?, now())
+       ON CONFLICT (id) DO UPDATE SET settings = instance_settings.settings || EXCLUDED.settings, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+       WHERE instance_settings.occurred_at <= EXCLUDED.occurred_at`,
+      [JSON.stringify(pickSettings(settings)), occurredAt],
     );
     this.version += 1;
   }
@@ -88,8 +97,10 @@ export class LiveSettings {
   /** Reads the stored settings back (at start); the environment's values stay when none are stored. */
   async load(db: Knex): Promise<void> {
     const seen = this.version;
-    const row = (await db('instance_settings').where({ id: 1 }).first()) as { settings: Record<string, unknown> } | undefined;
-    if (row && this.version === seen) this.values = { ...this.values, ...pickSettings(row.settings) };
+    const row = (await db('instance_settings').where({ id: 1 }).first()) as { settings: Record<string, unknown>; occurred_at: Date } | undefined;
+    if (!row || this.version !== seen || (this.occurredAt && row.occurred_at < this.occurredAt)) return;
+    this.values = { ...this.values, ...pickSettings(row.settings) };
+    this.occurredAt = row.occurred_at;
   }
 
   /**
