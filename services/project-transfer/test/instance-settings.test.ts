@@ -7,6 +7,7 @@ import { type Actor, INTERNAL_TOKEN_HEADER, type ProjectScope } from '@anvil/aut
 import { identityService } from '@anvil/identity';
 import { startService, TEST_INTERNAL_TOKEN, type TestService, testPassword, uniqueName } from '@anvil/testing';
 import { projectTransferService } from '../src';
+import { settingsConsumers } from '../src/settings/settings-consumer';
 import { makeArchive, validEntries } from './support/hostile';
 import { eventually } from './support/transfer-fleet';
 
@@ -118,4 +119,18 @@ describe('outbound_local_requests_whitelist and allow_local_requests_from_web_ho
     await setSettings({ allow_local_requests_from_web_hooks_and_services: false });
     for (const svc of [a, b]) await eventually(async () => (await remote(svc)).status === 400);
   }, 60_000);
+});
+
+describe('identity.settings.updated delivered out of order', () => {
+  it('an older event delivered late changes neither the values in force nor the stored ones', async () => {
+    const svc = replicas[0];
+    const [, store] = settingsConsumers(svc.deps);
+    const event = (at: string, size: number) => ({ id: uniqueName('ev'), type: 'identity.settings.updated', occurred_at: at, producer: 'identity', version: 1, data: { settings: { max_import_size: size }, changes: ['max_import_size'], actor_id: null } });
+    const now = Date.now();
+    await store.handler(event(new Date(now + 60_000).toISOString(), 1));
+    await store.handler(event(new Date(now + 30_000).toISOString(), 0));
+    const stored = await svc.deps.db('instance_settings').where({ id: 1 }).first();
+    expect(stored.settings.max_import_size).toBe(1);
+    expect((await upload(svc, root, await archiveOf(2))).status).toBe(413);
+  }, 30_000);
 });
