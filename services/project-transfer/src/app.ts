@@ -2,8 +2,9 @@ import type { Express } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
 import type { TransferConfig } from './config';
 import { ProjectClient } from './identity/project-client';
-import { RateLimiter } from './rate-limit';
+import { transferLimiters } from './rate-limit';
 import type { RouteDeps } from './routes/deps';
+import { liveSettingsFor } from './settings/live-settings';
 import { mountProjectExport } from './routes/project-export';
 import { mountProjectImport } from './routes/project-import';
 import { mountRelationImport } from './routes/project-relation-import';
@@ -26,16 +27,20 @@ export function projectClient(deps: ServiceDeps<TransferConfig>): ProjectClient 
 
 /** Builds the project-transfer service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps<TransferConfig>): Express {
+  const settings = liveSettingsFor(deps);
   const routeDeps: RouteDeps = {
     db: deps.db,
     storage: deps.storage,
     projects: projectClient(deps),
     parts: exportParts(deps.config),
-    allowLocalRequests: Boolean(deps.config.ALLOW_LOCAL_REQUESTS),
-    exportLimiter: new RateLimiter(Number(deps.config.PROJECT_EXPORT_LIMIT ?? 6)),
-    downloadLimiter: new RateLimiter(Number(deps.config.PROJECT_DOWNLOAD_EXPORT_LIMIT ?? 1)),
-    importLimiter: new RateLimiter(Number(deps.config.PROJECT_IMPORT_LIMIT ?? 6)),
-    maxImportBytes: Number(deps.config.MAX_IMPORT_SIZE_MB ?? 0) * 1024 * 1024,
+    settings,
+    get allowLocalRequests() {
+      return settings.current.allow_local_requests_from_web_hooks_and_services;
+    },
+    get localAllowlist() {
+      return settings.current.outbound_local_requests_whitelist;
+    },
+    ...transferLimiters(deps.db, deps.schema),
     s3Endpoint: String(deps.config.IMPORT_S3_ENDPOINT ?? ''),
   };
   return serviceApp(deps, {

@@ -4,15 +4,15 @@ import { bool, int, str, type ConfigOf, type Schema } from '@anvil/config';
 export const configSchema = {
   /** Postgres connections per process (budget: README's Database section); the API and the worker deployment alike. */
   DB_POOL_MAX: int(4, 1, 100),
-  /** GitLab's `project_export_limit`: export requests per user per minute; 0 disables it. */
+  /** Initial `project_export_limit` (export requests per user per minute; 0 disables it) until identity publishes the settings. */
   PROJECT_EXPORT_LIMIT: int(6, 0),
-  /** GitLab's `project_download_export_limit`: downloads per user and namespace per minute; 0 disables it. */
+  /** Initial `project_download_export_limit` (downloads per user and namespace per minute; 0 disables it) until identity publishes the settings. */
   PROJECT_DOWNLOAD_EXPORT_LIMIT: int(1, 0),
-  /** GitLab's `project_import_limit`: imports per user per minute; 0 disables it. */
+  /** Initial `project_import_limit` (imports per user per minute; 0 disables it) until identity publishes the settings. */
   PROJECT_IMPORT_LIMIT: int(6, 0),
-  /** `max_import_size` in MB (0: unlimited). */
+  /** Initial `max_import_size` in MB (0: unlimited) until identity publishes the settings. */
   MAX_IMPORT_SIZE_MB: int(0, 0),
-  /** `max_export_size` in MB (0: unlimited): an export whose archive is larger fails. */
+  /** Initial `max_export_size` in MB (0: unlimited; an export whose archive is larger fails) until identity publishes the settings. */
   MAX_EXPORT_SIZE_MB: int(0, 0),
   /** Most entries an import archive may hold. */
   IMPORT_MAX_ENTRIES: int(10_000, 1),
@@ -22,7 +22,7 @@ export const configSchema = {
   IMPORT_PARTS: str('identity,work-items,pipelines'),
   /** The services that each write one part of every export (comma-separated). */
   EXPORT_PARTS: str('identity,work-items,pipelines'),
-  /** `allow_local_requests_from_web_hooks_and_services`: export uploads may go to loopback and private networks. */
+  /** Initial `allow_local_requests_from_web_hooks_and_services` (export uploads and import URLs may reach loopback and private networks) until identity publishes the settings. */
   ALLOW_LOCAL_REQUESTS: bool(false),
   /** The S3-compatible endpoint `remote-import-s3` reads from; empty means AWS S3 in the request's region. */
   IMPORT_S3_ENDPOINT: str(''),

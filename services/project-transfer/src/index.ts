@@ -5,6 +5,8 @@ import { configSchema, type TransferConfig } from './config';
 import { exportPartsConsumer } from './exports/part-consumer';
 import { type ImportDeps, importsConsumer } from './imports/import-consumer';
 import { relationImportsConsumer } from './imports/relation-import-consumer';
+import { liveSettingsFor } from './settings/live-settings';
+import { settingsConsumers } from './settings/settings-consumer';
 
 /** What the import consumers need, from the service's deps. */
 function importDeps(deps: ServiceDeps<TransferConfig>): ImportDeps {
@@ -26,16 +28,26 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
   configSchema,
   createApp,
   consumers: (deps) => [
+    ...settingsConsumers(deps),
     exportPartsConsumer({
       db: deps.db,
       storage: deps.storage,
       log: deps.log,
-      allowLocalRequests: deps.config.ALLOW_LOCAL_REQUESTS,
-      maxExportBytes: deps.config.MAX_EXPORT_SIZE_MB * 1024 * 1024,
+      get allowLocalRequests() {
+        return liveSettingsFor(deps).current.allow_local_requests_from_web_hooks_and_services;
+      },
+      get localAllowlist() {
+        return liveSettingsFor(deps).current.outbound_local_requests_whitelist;
+      },
+      get maxExportBytes() {
+        return liveSettingsFor(deps).maxExportBytes;
+      },
       fullPath: async (id) => (await projectClient(deps).project(id))?.path_with_namespace ?? `project-${id}`,
     }),
     importsConsumer(importDeps(deps)),
     relationImportsConsumer(importDeps(deps)),
   ],
+  // the administrator's last values, not the environment's, once identity has published any
+  onStart: (deps) => liveSettingsFor(deps).fresh(deps.db, 0).then(() => undefined),
 };
 export { configSchema };

@@ -22,6 +22,8 @@ export interface ExportDeps {
   storage: Storage;
   parts: string[];
   allowLocalRequests: boolean;
+  /** `outbound_local_requests_whitelist`: local hosts, addresses and ranges reachable even so. */
+  localAllowlist?: string[];
 }
 
 /**
@@ -31,7 +33,7 @@ export interface ExportDeps {
  */
 export async function requestExport(deps: ExportDeps, projectId: number, userId: number, description: string | null, upload: UploadTarget | null): Promise<string> {
   if (upload) {
-    const checked = await checkUrl(upload.url, { allowLocal: deps.allowLocalRequests, allowlist: [] });
+    const checked = await checkUrl(upload.url, { allowLocal: deps.allowLocalRequests, allowlist: deps.localAllowlist ?? [] });
     if (!checked.ok) throw new ValidationError({ url: [`is blocked: ${checked.reason}`] });
   }
   const jobId = randomUUID();

@@ -24,6 +24,8 @@ export interface AssembleDeps {
   storage: Storage;
   log: Logger;
   allowLocalRequests: boolean;
+  /** `outbound_local_requests_whitelist`: local hosts, addresses and ranges reachable even so. */
+  localAllowlist?: string[];
   /** `max_export_size` in bytes (0: unlimited). */
   maxExportBytes?: number;
   /** The project's full path (for the archive's file name). */
@@ -64,7 +66,7 @@ export async function assemble(deps: AssembleDeps, row: ExportRow): Promise<void
   await deps.storage.deletePrefix(jobPrefix(jobId));
   if (row.upload_url && row.upload_method) {
     try {
-      await uploadArchive(deps.storage, key, { url: row.upload_url, method: row.upload_method, headers: row.upload_headers }, deps.allowLocalRequests);
+      await uploadArchive(deps.storage, key, { url: row.upload_url, method: row.upload_method, headers: row.upload_headers }, deps.allowLocalRequests, deps.localAllowlist);
     } catch (e) {
       const error = `upload failed: ${e instanceof Error ? e.message : String(e)}`;
       deps.log.warn('export upload failed', { export_id: jobId, error });

@@ -14,8 +14,8 @@ export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
  * since the request) and the connection pinned to the checked address; redirects are not followed.
  * Resolves on a 2xx answer, rejects with a readable reason otherwise.
  */
-export async function uploadArchive(storage: Storage, key: string, target: UploadTarget, allowLocal: boolean): Promise<void> {
-  const checked = await checkUrl(target.url, { allowLocal, allowlist: [] });
+export async function uploadArchive(storage: Storage, key: string, target: UploadTarget, allowLocal: boolean, allowlist: string[] = []): Promise<void> {
+  const checked = await checkUrl(target.url, { allowLocal, allowlist });
   if (!checked.ok) throw new Error(`upload URL is blocked: ${checked.reason}`);
   const object = await storage.read(key);
   if (!object) throw new Error('export archive missing');

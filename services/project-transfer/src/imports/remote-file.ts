@@ -19,6 +19,8 @@ const MAX_REDIRECTS = 5;
 /** How a remote archive is fetched. */
 export interface RemoteFileOptions {
   allowLocal: boolean;
+  /** `outbound_local_requests_whitelist`: local hosts, addresses and ranges reachable even so. */
+  allowlist?: string[];
   /** `max_import_size` in bytes (0: GitLab's 10 GB). */
   maxBytes: number;
 }
@@ -38,7 +40,7 @@ export function humanSize(bytes: number): string {
  * redirects are followed (at most five), each target checked again.
  */
 async function guardedRequest(raw: string, method: 'HEAD' | 'GET', opts: RemoteFileOptions, timeout: number, hops = 0): Promise<http.IncomingMessage> {
-  const checked = await checkUrl(raw, { allowLocal: opts.allowLocal, allowlist: [] });
+  const checked = await checkUrl(raw, { allowLocal: opts.allowLocal, allowlist: opts.allowlist ?? [] });
   if (!checked.ok) throw refuse(`File url is blocked: ${checked.reason}`);
   const pinned: LookupFunction = (_host, o, cb) => {
     if ((o as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: checked.address, family: checked.family }]);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Storage } from '@anvil/storage';
 import type { ProjectClient } from '../identity/project-client';
 import type { RateLimiter } from '../rate-limit';
+import type { LiveSettings } from '../settings/live-settings';
 
 /** What the routes need. */
 export interface RouteDeps {
@@ -9,12 +10,15 @@ export interface RouteDeps {
   storage: Storage;
   projects: ProjectClient;
   parts: string[];
-  allowLocalRequests: boolean;
+  /** The instance settings in force (`fresh` before use). */
+  settings: LiveSettings;
+  /** `allow_local_requests_from_web_hooks_and_services` as last read. */
+  readonly allowLocalRequests: boolean;
+  /** `outbound_local_requests_whitelist` as last read. */
+  readonly localAllowlist: string[];
   exportLimiter: RateLimiter;
   downloadLimiter: RateLimiter;
   importLimiter: RateLimiter;
-  /** `max_import_size` in bytes (0: unlimited). */
-  maxImportBytes: number;
   /** The S3 endpoint `remote-import-s3` reads from (empty: AWS). */
   s3Endpoint: string;
 }

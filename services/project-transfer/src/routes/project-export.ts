@@ -18,7 +18,7 @@ export function mountProjectExport(router: Router, deps: RouteDeps): void {
   router.post('/projects/:id/export', async (req, res) => {
     const { projectId, userId } = requireAdminProject(ctx(req));
     const input = exportParams.parse(req);
-    deps.exportLimiter.hit(String(userId));
+    await deps.exportLimiter.hit(String(userId), (await deps.settings.fresh(deps.db)).project_export_limit);
     const upload = input.upload ? { url: input.upload.url, method: input.upload.http_method, headers: input.upload.headers ?? {} } : null;
     await requestExport(deps, projectId, userId, input.description ?? null, upload);
     res.status(202).json({ message: '202 Accepted' });
@@ -37,7 +37,7 @@ export function mountProjectExport(router: Router, deps: RouteDeps): void {
   router.get('/projects/:id/export/download', async (req, res) => {
     const c = ctx(req);
     const { projectId, userId } = requireAdminProject(c);
-    deps.downloadLimiter.hit(`${userId}:${c.project?.namespace_id}`);
+    await deps.downloadLimiter.hit(`${userId}:${c.project?.namespace_id}`, (await deps.settings.fresh(deps.db)).project_download_export_limit);
     const row = await exportStore.find(deps.db, projectId, userId);
     if (!row?.archive_key) throw new HttpError(404, { message: '404 Not found or has expired' });
     const object = await deps.storage.read(row.archive_key);

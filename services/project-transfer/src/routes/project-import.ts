@@ -29,32 +29,44 @@ export function storageEngine(storage: Storage): multer.StorageEngine {
   };
 }
 
+/** The refusal of a file larger than `max_import_size` (GitLab's Workhorse: `413 Request Entity Too Large`). */
+export const FILE_TOO_LARGE = { message: '413 Request Entity Too Large' };
+
 /** Runs multer on the request: fields into `req.body`, the archive into storage as `req.file`. */
 export function receive(upload: ReturnType<typeof multer>, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => upload.single('file')(req, res, (err?: unknown) => (err ? reject(err instanceof multer.MulterError ? new HttpError(400, { error: `file ${err.message.toLowerCase()}` }) : err) : resolve())));
+  const refusal = (err: unknown) => {
+    if (!(err instanceof multer.MulterError)) return err;
+    if (err.code === 'LIMIT_FILE_SIZE') return new HttpError(413, FILE_TOO_LARGE);
+    return new HttpError(400, { error: `file ${err.message.toLowerCase()}` });
+  };
+  return new Promise((resolve, reject) => upload.single('file')(req, res, (err?: unknown) => (err ? reject(refusal(err)) : resolve())));
 }
 
-/** GitLab's `lib/api/project_import.rb`: import an uploaded archive, and the import status. */
-export function mountProjectImport(router: Router, deps: RouteDeps): void {
-  const upload = multer({
-    storage: storageEngine(deps.storage),
-    limits: { files: 1, fields: 100, fieldSize: 64 * 1024, ...(deps.maxImportBytes > 0 ? { fileSize: deps.maxImportBytes } : {}) },
+/** The upload of one archive under the `max_import_size` in force (`maxBytes`, 0: unlimited). */
+export function archiveUpload(storage: Storage, maxBytes: number, fields: number): ReturnType<typeof multer> {
+  return multer({
+    storage: storageEngine(storage),
+    limits: { files: 1, fields, fieldSize: 64 * 1024, ...(maxBytes > 0 ? { fileSize: maxBytes } : {}) },
     fileFilter: (req, file, cb) => {
       const ok = /\.gz$/i.test(file.originalname);
       if (!ok) (req as Request & { notAnArchive?: boolean }).notAnArchive = true;
       cb(null, ok);
     },
   });
+}
 
+/** GitLab's `lib/api/project_import.rb`: import an uploaded archive, and the import status. */
+export function mountProjectImport(router: Router, deps: RouteDeps): void {
   // POST /projects/import
   router.post('/projects/import', async (req, res) => {
     const user = ctx(req).user;
     if (!user) throw new UnauthorizedError();
-    await receive(upload, req, res);
+    const settings = await deps.settings.fresh(deps.db);
+    await receive(archiveUpload(deps.storage, deps.settings.maxImportBytes, 100), req, res);
     const input = importParams.parse(req);
     if ((req as Request & { notAnArchive?: boolean }).notAnArchive) throw new HttpError(422, NOT_AN_ARCHIVE);
     if (!req.file) throw new HttpError(400, { error: 'file is missing' });
-    deps.importLimiter.hit(String(user.id));
+    await deps.importLimiter.hit(String(user.id), settings.project_import_limit);
     const override = input.override_params && typeof input.override_params === 'object' ? (input.override_params as Record<string, unknown>) : {};
     const { project, row } = await scheduleImport(deps.db, deps.projects, { userId: user.id, archiveKey: req.file.path, path: input.path, name: input.name, namespace: input.namespace, overwrite: input.overwrite, overrideParams: override });
     res.status(201).json(toProjectImportStatus(project, row, []));

@@ -1,11 +1,10 @@
 import type { Request, Router } from 'express';
-import multer from 'multer';
 import { AccessLevel, canRead } from '@anvil/auth';
 import { ctx, ForbiddenError, HttpError, p, params, UnauthorizedError } from '@anvil/http';
 import { toRelationImport } from '../entities/relation-import';
 import { requestRelationImport } from '../imports/relation-import-service';
 import { relationImportStore } from '../imports/relation-import-store';
-import { NOT_AN_ARCHIVE, receive, storageEngine } from './project-import';
+import { archiveUpload, NOT_AN_ARCHIVE, receive } from './project-import';
 import type { RouteDeps } from './deps';
 
 const RELATIONS = ['issues', 'milestones', 'ci_pipelines', 'merge_requests'];
@@ -14,18 +13,13 @@ type Upload = Request & { notAnArchive?: boolean };
 
 /** GitLab's `import-relation` and `relation-imports` routes of `lib/api/project_import.rb`. */
 export function mountRelationImport(router: Router, deps: RouteDeps): void {
-  const upload = multer({
-    storage: storageEngine(deps.storage),
-    limits: { files: 1, fields: 20, fieldSize: 64 * 1024, ...(deps.maxImportBytes > 0 ? { fileSize: deps.maxImportBytes } : {}) },
-    fileFilter: (req, file, cb) => cb(null, /\.gz$/i.test(file.originalname) || !((req as Upload).notAnArchive = true)),
-  });
-
   // POST /projects/import-relation
   router.post('/projects/import-relation', async (req, res) => {
     const user = ctx(req).user;
     if (!user) throw new UnauthorizedError();
-    deps.importLimiter.hit(String(user.id));
-    await receive(upload, req, res);
+    const settings = await deps.settings.fresh(deps.db);
+    await deps.importLimiter.hit(String(user.id), settings.project_import_limit);
+    await receive(archiveUpload(deps.storage, deps.settings.maxImportBytes, 20), req, res);
     const input = relationParams.parse(req);
     const drop = () => (req.file ? deps.storage.delete(req.file.path) : Promise.resolve());
     try {

@@ -22,8 +22,9 @@ export function mountRemoteImport(router: Router, deps: RouteDeps): void {
     const user = ctx(req).user;
     if (!user) throw new UnauthorizedError();
     const input = remoteParams.parse(req);
-    deps.importLimiter.hit(String(user.id));
-    const archiveKey = await fetchRemoteArchive(deps.storage, input.url, { allowLocal: deps.allowLocalRequests, maxBytes: deps.maxImportBytes });
+    const settings = await deps.settings.fresh(deps.db);
+    await deps.importLimiter.hit(String(user.id), settings.project_import_limit);
+    const archiveKey = await fetchRemoteArchive(deps.storage, input.url, { allowLocal: settings.allow_local_requests_from_web_hooks_and_services, allowlist: settings.outbound_local_requests_whitelist, maxBytes: deps.settings.maxImportBytes });
     const { project, row } = await scheduleImport(deps.db, deps.projects, {
       userId: user.id, archiveKey, path: input.path, name: input.name, namespace: input.namespace, overwrite: input.overwrite, overrideParams: overridesOf(input.override_params),
     });
@@ -44,10 +45,11 @@ export function mountRemoteImportS3(router: Router, deps: RouteDeps): void {
     const user = ctx(req).user;
     if (!user) throw new UnauthorizedError();
     const input = s3Params.parse(req);
-    deps.importLimiter.hit(String(user.id));
+    const settings = await deps.settings.fresh(deps.db);
+    await deps.importLimiter.hit(String(user.id), settings.project_import_limit);
     const archiveKey = await fetchS3Archive(deps.storage, {
       region: input.region, bucketName: input.bucket_name, fileKey: input.file_key, accessKeyId: input.access_key_id, secretAccessKey: input.secret_access_key,
-    }, { endpoint: deps.s3Endpoint, maxBytes: deps.maxImportBytes });
+    }, { endpoint: deps.s3Endpoint, maxBytes: deps.settings.maxImportBytes });
     const { project, row } = await scheduleImport(deps.db, deps.projects, {
       userId: user.id, archiveKey, path: input.path, name: input.name, namespace: input.namespace, overwrite: input.overwrite, overrideParams: overridesOf(input.override_params),
     });
