@@ -134,6 +134,50 @@ describe('request body limits', () => {
     }
   });
 
+  test('a chunked JSON body is counted as it streams: one byte over the limit gets 413, one under passes', async () => {
+    const gw = await startTestGateway({ identity: s.identity.url, 'work-items': s.echoes['work-items'].url }, { MAX_REQUEST_BODY_BYTES: '1000' });
+    /** POSTs `json` chunked (no Content-Length), in two writes; the status, headers and body of the answer. */
+    const chunked = async (json: string) => {
+      const req = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      req.on('error', () => undefined);
+      const half = Math.floor(json.length / 2);
+      req.write(json.slice(0, half));
+      req.end(json.slice(half));
+      expect(req.chunkedEncoding).toBe(true);
+      const res = await responseOf(req);
+      const text = await new Promise<string>((r) => {
+        let t = '';
+        res.on('data', (c) => (t += c));
+        res.on('end', () => r(t));
+        res.on('error', () => r(t));
+      });
+      return { status: res.statusCode, headers: res.headers, body: JSON.parse(text) };
+    };
+    /** A JSON object of exactly `n` bytes. */
+    const ofBytes = (n: number) => JSON.stringify({ a: 'x'.repeat(n - '{"a":""}'.length) });
+    try {
+      const over = ofBytes(1001);
+      expect(Buffer.byteLength(over)).toBe(1001);
+      const cut = await chunked(over);
+      expect(cut.status).toBe(413);
+      expect(cut.body).toEqual({ message: '413 Request Entity Too Large' });
+      expect(cut.headers.connection).toBe('close');
+      // a chunked body still streaming is cut once past the limit, without waiting for its end
+      const open = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      open.on('error', () => undefined);
+      open.write(`{"a":"${'x'.repeat(64 * 1024)}`);
+      const early = await responseOf(open);
+      expect(early.statusCode).toBe(413);
+      open.destroy();
+      const under = ofBytes(1000);
+      const passed = await chunked(under);
+      expect(passed.status).toBe(200);
+      expect(passed.body.body).toEqual(JSON.parse(under));
+    } finally {
+      await gw.stop();
+    }
+  });
+
   test('10 MB by default', async () => {
     const res = await request(s.url).post('/api/v4/todos').set('Content-Type', 'application/json').send(JSON.stringify({ a: 'z'.repeat(10 * 1024 * 1024) }));
     expect(res.status).toBe(413);
