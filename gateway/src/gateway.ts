@@ -277,7 +277,7 @@ export class Gateway {
         : undefined,
       keeps: reuse ? KEEPS_BOTH : KEEPS_SHARED,
       // a JSON or form body without a length (chunked) is counted as it streams
-      ...(limitedBody(req) ? { maxBodyBytes: this.deps.config.MAX_REQUEST_BODY_BYTES, onBodyTooLarge: () => this.send(req, res, trace, refusals.entityTooLarge()) } : {}),
+      ...(limitedBody(req) && req.headers['content-length'] === undefined ? { maxBodyBytes: this.deps.config.MAX_REQUEST_BODY_BYTES, onBodyTooLarge: () => this.send(req, res, trace, refusals.entityTooLarge()) } : {}),
       // only a GET's answer is kept
       onKeptAnswer: out.sharedKey
         ? (kind, status, headers, body, maxAge) => {
