@@ -39,6 +39,6 @@ describe('project-transfer worker (docker-compose.yml)', () => {
     const worker = services['project-transfer-worker'];
     expect(composeEnv(worker).ROLE).toBe('worker');
     expect(worker.image).toBe(services['project-transfer'].image);
-    expect(Object.keys(worker.depends_on).sort()).toEqual(['create-bucket', 'postgres', 'project-transfer', 'rabbitmq']);
+    expect(Object.keys(worker.depends_on).sort()).toEqual(['create-bucket', 'postgres', 'project-transfer', 'provision', 'rabbitmq']);
   });
 });
