@@ -178,6 +178,38 @@ describe('request body limits', () => {
     }
   });
 
+  test('a chunked body past the limit once the service started answering: the connection is closed', async () => {
+    // a service that answers at once, reading the body as it comes
+    const upstream = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"partial":');
+      req.resume();
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const gw = await startTestGateway({ identity: s.identity.url, 'work-items': `http://127.0.0.1:${(upstream.address() as { port: number }).port}` }, { MAX_REQUEST_BODY_BYTES: '1000' });
+    try {
+      const req = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      req.on('error', () => undefined);
+      req.write('{"a":"');
+      const res = await responseOf(req);
+      expect(res.statusCode).toBe(200);
+      const ended = new Promise<{ complete: boolean; text: string }>((r) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('close', () => r({ complete: res.complete, text }));
+      });
+      req.write('x'.repeat(2000));
+      const { complete, text } = await ended;
+      expect(complete).toBe(false);
+      expect(text).toBe('{"partial":');
+      req.destroy();
+    } finally {
+      await gw.stop();
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+    }
+  });
+
   test('10 MB by default', async () => {
     const res = await request(s.url).post('/api/v4/todos').set('Content-Type', 'application/json').send(JSON.stringify({ a: 'z'.repeat(10 * 1024 * 1024) }));
     expect(res.status).toBe(413);
