@@ -9,6 +9,7 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateContextKeys, generateToken } from '@anvil/auth';
+import { provisionService } from '@anvil/db';
 import { createBus } from '@anvil/events';
 import { bootService, RunningService, ServiceDefinition } from '@anvil/runtime';
 import { startGateway } from '@anvil/gateway';
@@ -136,7 +137,9 @@ async function main(): Promise<void> {
     running.push(await bootService(def, { env: { ...env, PORT: String(port) }, bus, port, provision: { adminUrl, password } }));
     log(`${def.name} on 127.0.0.1:${port}`);
   }
-  gateway = await startGateway({ env: { ...env, HOST: host, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey }, bus, port: gatewayPort });
+  // the gateway's own login, owning the schema of its rate limits
+  const gatewayDb = await provisionService({ adminUrl, schema: env.RATE_LIMIT_SCHEMA ?? 'gateway', password: persisted(secrets, 'db-gateway-password', () => generateToken('db-')) });
+  gateway = await startGateway({ env: { ...env, DATABASE_URL: gatewayDb, HOST: host, PORT: String(gatewayPort), GATEWAY_PRIVATE_KEY: keys.privateKey }, bus, port: gatewayPort });
   log(`Anvil is up: ${publicUrl}/api/v4`);
   log(`administrator: root, personal access token: ${adminToken}`);
   log(`try: curl -H "PRIVATE-TOKEN: ${adminToken}" ${publicUrl}/api/v4/user`);

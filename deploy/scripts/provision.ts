@@ -1,5 +1,5 @@
 /**
- * One-shot job: creates each service's database login (`provisionService` of libs/db), run with an
+ * One-shot job: creates each service's (and the gateway's) database login (`provisionService` of libs/db), run with an
  * administrative URL before the services start (docker-compose's `provision`, the Kubernetes Job
  * `anvil-provision`). The services never see that URL.
  *
@@ -14,8 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, isPlaceholderSecret, loadConfig, url } from '@anvil/config';
 import { provisionService, SERVICE_EXTENSIONS } from '@anvil/db';
 
-/** The services with a database, in the order they are provisioned. */
-export const DB_SERVICES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting'] as const;
+/** The processes with a database login, in the order they are provisioned (the gateway's holds its rate limits). */
+export const DB_SERVICES = ['identity', 'registry', 'project-transfer', 'work-items', 'pipelines', 'alerting', 'gateway'] as const;
 
 /** `<SERVICE>_DATABASE_URL`, e.g. `WORK_ITEMS_DATABASE_URL`. */
 export function loginVar(service: string): string {

@@ -13,6 +13,8 @@ import {
 } from './manifests';
 
 const { kustomization, docs } = loadBase();
+/** Every process with its own database login: the six services and the gateway (its rate limits). */
+const LOGINS = [...SERVICES, 'gateway'];
 
 function deployment(name: string): Doc {
   const d = find(docs, 'Deployment', name);
@@ -120,7 +122,7 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
   });
 
   it('each service reads DATABASE_URL from its own Secret, and only the provisioning Job gets the administrator URL', () => {
-    for (const d of docs.filter((x) => x.kind === 'Deployment' && x.metadata.name !== 'gateway')) {
+    for (const d of docs.filter((x) => x.kind === 'Deployment')) {
       const c = containerOf(d);
       const service = String(c.image).replace(/^anvil\//, '');
       const ref = (c.env as EnvVar[]).find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
@@ -129,7 +131,7 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
     }
     expect(keysOf(find(docs, 'Secret', 'anvil-secrets')!)).not.toContain('DATABASE_URL');
     // the example logins are named after the schemas, and the example passwords are refused
-    for (const s of SERVICES) {
+    for (const s of LOGINS) {
       const url = find(docs, 'Secret', `anvil-db-${s}`)!.stringData.DATABASE_URL as string;
       expect(new URL(url).username).toBe(s.replace(/-/g, '_'));
       expect(() => loginsOf({ [loginVar(s)]: url })).toThrow(/placeholder|at least 16/);
@@ -146,7 +148,7 @@ describe('Kubernetes base (deploy/k8s/base)', () => {
     const refs = Object.fromEntries((c.env as EnvVar[]).map((e) => [e.name, e.valueFrom?.secretKeyRef]));
     expect(refs).toEqual({
       DATABASE_ADMIN_URL: { name: 'anvil-db-admin', key: 'DATABASE_ADMIN_URL' },
-      ...Object.fromEntries(SERVICES.map((s) => [loginVar(s), { name: `anvil-db-${s}`, key: 'DATABASE_URL' }])),
+      ...Object.fromEntries(LOGINS.map((s) => [loginVar(s), { name: `anvil-db-${s}`, key: 'DATABASE_URL' }])),
     });
   });
 
@@ -326,11 +328,13 @@ describe('docker-compose.yml', () => {
     const env = composeEnv(prov);
     expect(env.DATABASE_ADMIN_URL).toMatch(/^postgres:\/\/anvil:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/anvil$/);
     // each service's login is the URL that service connects with
-    for (const s of SERVICES) expect(env[loginVar(s)]).toBe(composeEnv(services[s]).DATABASE_URL);
-    expect(Object.keys(env).sort()).toEqual(['DATABASE_ADMIN_URL', ...SERVICES.map(loginVar)].sort());
+    for (const s of LOGINS) expect(env[loginVar(s)]).toBe(composeEnv(services[s]).DATABASE_URL);
+    expect(Object.keys(env).sort()).toEqual(['DATABASE_ADMIN_URL', ...LOGINS.map(loginVar)].sort());
+    expect(composeEnv(services.gateway).DATABASE_URL).toBe('postgres://gateway:${GATEWAY_DB_PASSWORD:?run deploy/scripts/gen-env.ts}@postgres:5432/anvil');
+    expect(services.gateway.depends_on.provision.condition).toBe('service_completed_successfully');
     for (const [name, svc] of Object.entries(services)) if (name !== 'provision' && name !== 'postgres') expect([name, composeEnv(svc).DATABASE_ADMIN_URL]).toEqual([name, undefined]);
     // the shared administrator's login is nobody's DATABASE_URL
-    for (const s of [...SERVICES, 'project-transfer-worker']) expect(composeEnv(services[s]).DATABASE_URL).not.toContain('POSTGRES_PASSWORD');
+    for (const s of [...LOGINS, 'project-transfer-worker']) expect(composeEnv(services[s]).DATABASE_URL).not.toContain('POSTGRES_PASSWORD');
   });
 
   it('the gateway publishes 8080 and reaches every service by its compose name', () => {

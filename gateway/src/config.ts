@@ -49,6 +49,8 @@ export const configSchema = {
   /** Where the limits' shared table lives (used only when a limit is on). */
   DATABASE_URL: serviceSchema.DATABASE_URL,
   RATE_LIMIT_SCHEMA: str('gateway'),
+  /** Connections the limits may hold on Postgres (counted in the connection budget). */
+  DB_POOL_MAX: int(2, 1, 100),
   /**
    * Proxies (CIDRs, comma-separated) whose X-Forwarded-For/-Proto/-Host the gateway believes (Rails'
    * trusted_proxies; GitLab trusts loopback). The client is the rightmost untrusted address.

@@ -212,9 +212,7 @@ export class Gateway {
 
   /** A JSON or form body declared larger than MAX_REQUEST_BODY_BYTES (uploads have their own limits). */
   private bodyTooLarge(req: IncomingMessage): boolean {
-    const type = (req.headers['content-type'] ?? '').toLowerCase();
-    if (!type.startsWith('application/json') && !type.startsWith('application/x-www-form-urlencoded')) return false;
-    return Number(req.headers['content-length'] ?? 0) > this.deps.config.MAX_REQUEST_BODY_BYTES;
+    return limitedBody(req) && Number(req.headers['content-length'] ?? 0) > this.deps.config.MAX_REQUEST_BODY_BYTES;
   }
 
   /**
@@ -278,6 +276,8 @@ export class Gateway {
           }
         : undefined,
       keeps: reuse ? KEEPS_BOTH : KEEPS_SHARED,
+      // a JSON or form body without a length (chunked) is counted as it streams
+      ...(limitedBody(req) && req.headers['content-length'] === undefined ? { maxBodyBytes: this.deps.config.MAX_REQUEST_BODY_BYTES, onBodyTooLarge: () => this.send(req, res, trace, refusals.entityTooLarge()) } : {}),
       // only a GET's answer is kept
       onKeptAnswer: out.sharedKey
         ? (kind, status, headers, body, maxAge) => {
@@ -381,4 +381,10 @@ export class Gateway {
       service: trace.service,
     });
   }
+}
+
+/** Whether the request's body is JSON or a form: the bodies MAX_REQUEST_BODY_BYTES limits. */
+function limitedBody(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  return type.startsWith('application/json') || type.startsWith('application/x-www-form-urlencoded');
 }

@@ -108,7 +108,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Runn
   const ups = upstreams(config);
   const signer = new GatewaySigner(privateKey);
   const transfers = config.ACCELERATED_TRANSFERS ? await startTransfers(config, logger) : undefined;
-  const limits = await RequestLimits.start(config);
+  const limits = await RequestLimits.start(config).catch((e: unknown) => {
+    transfers?.stop();
+    throw e;
+  });
   const gateway = new Gateway({
     config,
     signer,

@@ -37,9 +37,14 @@ export class RequestLimits {
     if (wanted.every((w) => !w)) return null;
     const schema = config.RATE_LIMIT_SCHEMA;
     const url = config.DATABASE_URL as string;
-    await ensureSchema({ url, schema });
-    const db = createDb({ url, schema, pool: { min: 0, max: 4 } });
+    // as the gateway's own login (provisioned owning its schema), or an administrator that may create the schema
+    const db = createDb({ url, schema, role: false, pool: { min: 0, max: config.DB_POOL_MAX } });
     try {
+      if (!(await db.raw('SELECT 1 FROM pg_namespace WHERE nspname = ?', [schema])).rows.length) {
+        await ensureSchema({ url, schema, role: false }).catch((e: unknown) => {
+          throw new Error(`gateway: schema ${schema} does not exist: provision the gateway's login first (deploy/scripts/provision.ts, GATEWAY_DATABASE_URL): ${e instanceof Error ? e.message : String(e)}`);
+        });
+      }
       // one after the other: each creates the shared table when missing
       const made: (SharedThrottle | undefined)[] = [];
       for (const w of wanted) made.push(w ? await SharedThrottle.create(db, w, schema) : undefined);

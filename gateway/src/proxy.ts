@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Transform } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { INTERNAL_HEADER_PREFIX, REUSABLE_ANSWER_HEADER, SEND_FILE_HEADER, SHARED_ANSWER_HEADER, sharedAnswerMaxAge } from '@anvil/auth';
@@ -76,6 +77,12 @@ export interface ForwardSpec {
    * relayed: the client headers without the per-request ones, the body and the seconds.
    */
   onKeptAnswer?: (kind: AnswerKind, status: number, headers: string[], body: Buffer, maxAgeSeconds: number) => void;
+  /**
+   * The most bytes the body may have, counted as it streams (a chunked body declares none): past it
+   * the upstream request is aborted and `onBodyTooLarge` answers (or closes an answer already started).
+   */
+  maxBodyBytes?: number;
+  onBodyTooLarge?: () => void;
 }
 
 const MARKS: Record<AnswerKind, string> = { shared: SHARED_ANSWER_HEADER, reused: REUSABLE_ANSWER_HEADER };
@@ -175,17 +182,37 @@ export function isUpstreamTimeout(e: unknown): boolean {
  * aborts the upstream request.
  */
 export function forward(req: IncomingMessage, res: ServerResponse, spec: ForwardSpec, onError: (timedOut: boolean) => void): void {
+  const relay = new Relay(req, res, spec, onError);
+  const withBody = !spec.bodyless && hasBody(req);
   spec.upstream.pool.dispatch(
     {
       path: spec.path,
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: requestHeaders(req, spec),
-      body: !spec.bodyless && hasBody(req) ? req : null,
+      body: withBody ? (spec.maxBodyBytes === undefined ? req : capped(req, spec.maxBodyBytes, () => relay.bodyTooLarge())) : null,
       headersTimeout: spec.timeoutMs,
       bodyTimeout: spec.timeoutMs,
     },
-    new Relay(req, res, spec, onError),
+    relay,
   );
+}
+
+/** `req`'s body as it streams, counted: once past `max` bytes, `over` is called and the stream fails. */
+function capped(req: IncomingMessage, max: number, over: () => void): Transform {
+  let bytes = 0;
+  const body = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes <= max) return done(null, chunk);
+      // what is left is read and dropped until the connection closes
+      req.unpipe(body);
+      req.resume();
+      over();
+      done(new Error('request body too large'));
+    },
+  });
+  req.on('error', (e) => body.destroy(e));
+  return req.pipe(body);
 }
 
 /** An answer being kept: its kind, status, headers, seconds and the body so far. */
@@ -224,12 +251,22 @@ class Relay implements Dispatcher.DispatchHandler {
     });
   }
 
+  /** The body went past `maxBodyBytes`: the upstream request is aborted, and the client answered or cut. */
+  bodyTooLarge(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.clientGone = true;
+    this.controller?.abort(new Error('request body too large'));
+    this.spec.onBodyTooLarge?.();
+  }
+
   onRequestStart(c: Dispatcher.DispatchController): void {
     this.controller = c;
     if (this.clientGone) c.abort(new Error('client closed the connection'));
   }
 
   onResponseStart(c: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+    if (this.clientGone) return void c.abort(new Error('client closed the connection'));
     this.spec.onResponse?.(status);
     if (headers[SEND_FILE_HEADER] !== undefined) return this.handOver(status, headers);
     const kept = keptFor(this.spec, this.req.method, status, headers);
@@ -243,7 +280,7 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.sending) return;
+    if (this.sending || this.clientGone) return;
     this.keep(chunk);
     if (this.res.write(chunk)) return;
     // bytes now wait for the client: from here on, one that takes nothing is cut (armed once, and
@@ -258,7 +295,7 @@ class Relay implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.settled = true;
-    if (this.sending) return;
+    if (this.sending || this.clientGone) return;
     this.res.end();
     const k = this.keeping;
     if (k) this.spec.onKeptAnswer!(k.kind, k.status, k.headers, Buffer.concat(k.parts), k.maxAge);

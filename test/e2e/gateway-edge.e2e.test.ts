@@ -134,6 +134,82 @@ describe('request body limits', () => {
     }
   });
 
+  test('a chunked JSON body is counted as it streams: one byte over the limit gets 413, one under passes', async () => {
+    const gw = await startTestGateway({ identity: s.identity.url, 'work-items': s.echoes['work-items'].url }, { MAX_REQUEST_BODY_BYTES: '1000' });
+    /** POSTs `json` chunked (no Content-Length), in two writes; the status, headers and body of the answer. */
+    const chunked = async (json: string) => {
+      const req = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      req.on('error', () => undefined);
+      const half = Math.floor(json.length / 2);
+      req.write(json.slice(0, half));
+      req.end(json.slice(half));
+      expect(req.chunkedEncoding).toBe(true);
+      const res = await responseOf(req);
+      const text = await new Promise<string>((r) => {
+        let t = '';
+        res.on('data', (c) => (t += c));
+        res.on('end', () => r(t));
+        res.on('error', () => r(t));
+      });
+      return { status: res.statusCode, headers: res.headers, body: JSON.parse(text) };
+    };
+    /** A JSON object of exactly `n` bytes. */
+    const ofBytes = (n: number) => JSON.stringify({ a: 'x'.repeat(n - '{"a":""}'.length) });
+    try {
+      const over = ofBytes(1001);
+      expect(Buffer.byteLength(over)).toBe(1001);
+      const cut = await chunked(over);
+      expect(cut.status).toBe(413);
+      expect(cut.body).toEqual({ message: '413 Request Entity Too Large' });
+      expect(cut.headers.connection).toBe('close');
+      // a chunked body still streaming is cut once past the limit, without waiting for its end
+      const open = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      open.on('error', () => undefined);
+      open.write(`{"a":"${'x'.repeat(64 * 1024)}`);
+      const early = await responseOf(open);
+      expect(early.statusCode).toBe(413);
+      open.destroy();
+      const under = ofBytes(1000);
+      const passed = await chunked(under);
+      expect(passed.status).toBe(200);
+      expect(passed.body.body).toEqual(JSON.parse(under));
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  test('a chunked body past the limit once the service started answering: the connection is closed', async () => {
+    // a service that answers at once, reading the body as it comes
+    const upstream = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"partial":');
+      req.resume();
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const gw = await startTestGateway({ identity: s.identity.url, 'work-items': `http://127.0.0.1:${(upstream.address() as { port: number }).port}` }, { MAX_REQUEST_BODY_BYTES: '1000' });
+    try {
+      const req = http.request(`${gw.url}/api/v4/todos`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': alice.tokens.api.token } });
+      req.on('error', () => undefined);
+      req.write('{"a":"');
+      const res = await responseOf(req);
+      expect(res.statusCode).toBe(200);
+      const ended = new Promise<{ complete: boolean; text: string }>((r) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('close', () => r({ complete: res.complete, text }));
+      });
+      req.write('x'.repeat(2000));
+      const { complete, text } = await ended;
+      expect(complete).toBe(false);
+      expect(text).toBe('{"partial":');
+      req.destroy();
+    } finally {
+      await gw.stop();
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+    }
+  });
+
   test('10 MB by default', async () => {
     const res = await request(s.url).post('/api/v4/todos').set('Content-Type', 'application/json').send(JSON.stringify({ a: 'z'.repeat(10 * 1024 * 1024) }));
     expect(res.status).toBe(413);

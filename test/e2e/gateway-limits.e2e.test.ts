@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { createDb, dropSchema } from '@anvil/db';
-import { testDatabaseUrl, uniqueName } from '@anvil/testing';
+import { createDb, dropSchema, provisionService } from '@anvil/db';
+import { testDatabaseUrl, testPassword, uniqueName } from '@anvil/testing';
 import type { RunningGateway } from '@anvil/gateway';
 import { api, createUser, TestUser } from '../../gateway/test/support/fixtures';
 import { startTestGateway } from '../../gateway/test/support/gateway';
@@ -87,7 +87,7 @@ describe('throttle_unauthenticated_api', () => {
 
   test('a failing limits table does not fail requests: the per-process insurance answers', async () => {
     const { gws: [gw], schema } = await replicas(1, on);
-    const db = createDb({ url: testDatabaseUrl(), schema });
+    const db = createDb({ url: testDatabaseUrl(), schema, role: false });
     try {
       await db.raw(`DROP TABLE "${schema}".rate_limits`);
     } finally {
@@ -135,6 +135,45 @@ describe('failed-authentication ban', () => {
     const other = await request(b.url).get('/api/v4/todos').set('PRIVATE-TOKEN', 'glpat-bad-other').set('X-Forwarded-For', '192.0.2.51');
     expect(other.status).toBe(401);
     expect(lookups() - before).toBe(4);
+  });
+});
+
+describe("the gateway's own database login", () => {
+  test('a gateway connecting as its provisioned login creates its table in its schema and enforces a throttle', async () => {
+    const schema = uniqueName('gateway');
+    schemas.push(schema);
+    const login = await provisionService({ adminUrl: testDatabaseUrl(), schema, password: testPassword() });
+    expect(new URL(login).username).toBe(schema);
+    const gw = await startTestGateway(
+      { identity: counting.url, 'work-items': s.echoes['work-items'].url },
+      { DATABASE_URL: login, RATE_LIMIT_SCHEMA: schema, THROTTLE_UNAUTHENTICATED_API_ENABLED: 'true', THROTTLE_UNAUTHENTICATED_API_REQUESTS_PER_PERIOD: '2', THROTTLE_UNAUTHENTICATED_API_PERIOD_IN_SECONDS: '60' },
+    );
+    gateways.push(gw);
+    for (let i = 0; i < 2; i++) expect((await request(gw.url).get('/api/v4/todos')).status).toBe(200);
+    const res = await request(gw.url).get('/api/v4/todos');
+    expect(res.status).toBe(429);
+    expect(res.text).toBe('Retry later\n');
+    expect(res.headers['ratelimit-name']).toBe('throttle_unauthenticated_api');
+    // the table is the login's, in its own schema, and holds the address's count
+    const admin = createDb({ url: testDatabaseUrl(), schema, role: false });
+    try {
+      const owner = await admin.raw('SELECT tableowner FROM pg_tables WHERE schemaname = ? AND tablename = ?', [schema, 'rate_limits']);
+      expect(owner.rows).toEqual([{ tableowner: schema }]);
+      const rows = await admin.raw(`SELECT key, points FROM "${schema}".rate_limits`);
+      expect(rows.rows).toEqual([expect.objectContaining({ points: 3 })]);
+    } finally {
+      await admin.destroy();
+    }
+  });
+
+  test("a login whose schema was never provisioned is refused at start, naming the provisioning step", async () => {
+    const schema = uniqueName('gateway');
+    schemas.push(schema);
+    const login = await provisionService({ adminUrl: testDatabaseUrl(), schema, password: testPassword() });
+    const other = uniqueName('gw_missing');
+    await expect(
+      startTestGateway({ identity: counting.url }, { DATABASE_URL: login, RATE_LIMIT_SCHEMA: other, THROTTLE_UNAUTHENTICATED_API_ENABLED: 'true' }),
+    ).rejects.toThrow(/provision the gateway's login/);
   });
 });
 

@@ -217,7 +217,7 @@ export function poolMaxOf(config: { DB_POOL_MAX: number }): number {
  * The connection budget the pool defaults are sized for: Postgres's default `max_connections`, less
  * what stays free for superusers (`superuser_reserved_connections`, 3), the provisioning step,
  * migrations at a rollout, and an operator's psql or backup. Two replicas of every process that
- * connects (six services and the project-transfer worker) × their `DB_POOL_MAX` fit in the rest.
+ * connects (six services, the project-transfer worker, the gateway) × their `DB_POOL_MAX` fit in the rest.
  */
 export const DB_CONNECTION_BUDGET = { maxConnections: 100, reserved: 20, replicas: 2 } as const;
 

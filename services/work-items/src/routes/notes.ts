@@ -105,7 +105,7 @@ function mountKind(router: Router, db: Knex, limiter: NotesCreateLimiter, kind: 
   router.post(base, async (req, res) => {
     const userId = authenticate(req);
     const input = createParams.parse(req);
-    limiter.hit(userId);
+    await limiter.hit(userId);
     const { parent, noteable } = await findNoteable(db, req, kind, input.noteable_id, true);
     const result = await createNote(db, parent, kind, noteable, { body: input.body, internal: !!(input.internal || input.confidential), createdAt: parseTime(input.created_at) });
     const [status, body] = await respond(db, noteable, result, 201);

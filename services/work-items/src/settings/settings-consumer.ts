@@ -9,7 +9,7 @@ export const SETTINGS_CONSUMER = 'work-items.settings';
 
 /**
  * Follows the instance settings work-items applies (`notes_create_limit`) without a restart. A
- * queue for this process alone: every replica holds its own limiter, so every replica must hear
+ * queue for this process alone: every replica holds its own limit (the counts are shared), so every replica must hear
  * every change. Applying a value twice is harmless.
  */
 export function settingsConsumer(deps: ServiceDeps): Consumer {
