@@ -7,7 +7,7 @@ export type { AmqpBusOptions } from './amqp-bus';
 export { ATTEMPT_HEADER, DLQ_HEADERS } from './amqp-subscription';
 export { createBus } from './create-bus';
 export type { CreateBusOptions } from './create-bus';
-export { OUTBOX_CHANNEL, outboxTables, dropOutboxTables, emit, emitAll, pruneOutbox, pruneInbox, rowToEnvelope } from './outbox';
+export { OUTBOX_CHANNEL, outboxTables, dropOutboxTables, emit, pruneOutbox, pruneInbox, rowToEnvelope } from './outbox';
 export type { OutboxRow } from './outbox';
 export { OutboxRelay } from './relay';
 export type { OutboxRelayOptions } from './relay';

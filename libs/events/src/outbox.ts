@@ -75,27 +75,6 @@ export async function emit<T>(trx: Knex.Transaction | Knex, producer: string, ty
   return event;
 }
 
-/**
- * `emit` for several events in one statement (one round trip), in order: for a caller that writes
- * many changes in one transaction. Returns their envelopes.
- */
-export async function emitAll<T>(trx: Knex.Transaction | Knex, producer: string, events: { type: string; data: T; version?: number }[]): Promise<EventEnvelope<T>[]> {
-  if (!producer) throw new Error('emitAll: producer is required');
-  if (!events.length) return [];
-  const envelopes = events.map((e) => {
-    assertEventType(e.type);
-    return { id: randomUUID(), type: e.type, occurred_at: new Date().toISOString(), producer, version: e.version ?? 1, data: e.data } as EventEnvelope<T>;
-  });
-  await trx.raw(
-    `WITH e AS (
-       INSERT INTO outbox (event_id, type, producer, version, occurred_at, data)
-       VALUES ${envelopes.map(() => '(?, ?, ?, ?, ?, ?::jsonb)').join(', ')} RETURNING id
-     ) SELECT pg_notify(?, current_schema()) FROM (SELECT 1 FROM e LIMIT 1) AS one`,
-    [...envelopes.flatMap((e) => [e.id, e.type, producer, e.version, e.occurred_at, JSON.stringify(e.data ?? null)]), OUTBOX_CHANNEL],
-  );
-  return envelopes;
-}
-
 /** The envelope of an outbox row (what the relay publishes). */
 export function rowToEnvelope(row: OutboxRow): EventEnvelope {
   return {

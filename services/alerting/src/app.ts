@@ -1,8 +1,5 @@
 import type { Express, Request } from 'express';
 import { serviceApp, ServiceDeps } from '@anvil/runtime';
-import { CommitBatcher } from './notify/commit-batcher';
-import { IntegrationCache } from './notify/integration-cache';
-import { notifyHandler } from './notify/notify-service';
 import { NotifyLimiter } from './notify/rate-limit';
 import { mountAlerts } from './routes/alerts';
 import { mountHttpIntegrations } from './routes/http-integrations';
@@ -13,16 +10,10 @@ const isNotify = (req: Request) => req.method === 'POST' && NOTIFY_PATH.test(req
 
 /** Builds the alerting service's express app (no I/O here). */
 export function createApp(deps: ServiceDeps): Express {
-  const integrations = new IntegrationCache();
-  const notify = {
-    db: deps.db,
-    limiter: new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0), deps.db, deps.schema),
-    integrations,
-    batcher: new CommitBatcher(deps.db, notifyHandler(integrations), { maxJobs: Number(deps.config.ALERT_NOTIFY_BATCH ?? 64), maxInFlight: Number(deps.config.ALERT_NOTIFY_TRANSACTIONS ?? 1) }),
-  };
+  const limiter = new NotifyLimiter(Number(deps.config.ALERT_NOTIFY_LIMIT ?? 0), deps.db, deps.schema);
   return serviceApp(deps, {
     api: (router) => {
-      mountNotify(router, notify);
+      mountNotify(router, deps.db, limiter);
       mountHttpIntegrations(router, deps.db);
       mountAlerts(router, deps.db);
     },

@@ -6,8 +6,4 @@ export const configSchema = {
   DB_POOL_MAX: int(4, 1, 100),
   /** Notify requests accepted per project per minute; 0 (the default, as GitLab) turns the limit off. */
   ALERT_NOTIFY_LIMIT: int(0, 0),
-  /** Most notify requests whose alerts one batch transaction stores (group commit). */
-  ALERT_NOTIFY_BATCH: int(64, 1),
-  /** Batch transactions of notify requests in flight at once per process. */
-  ALERT_NOTIFY_TRANSACTIONS: int(1, 1),
 } satisfies Schema;

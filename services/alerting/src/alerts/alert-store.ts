@@ -3,30 +3,56 @@ import type { Knex } from 'knex';
 import type { AlertInput } from '../payload';
 import { Alert, alertFromRow, AlertRow } from './alert-row';
 
-/** One alert for `applyInOrder`, with the time it arrived. */
-export interface AppliedAlert {
-  projectId: number;
-  integrationId: number | null;
-  input: AlertInput;
-  now: Date;
+/** Counts one more event on the project's unresolved alert with this fingerprint; undefined when there is none. */
+export async function registerEvent(db: Db, projectId: number, fingerprint: string): Promise<Alert | undefined> {
+  const rows: AlertRow[] = await db<AlertRow>('alerts')
+    .where({ project_id: projectId, fingerprint })
+    .whereNot('status', 'resolved')
+    .update({ event_count: db.raw('event_count + 1'), updated_at: new Date() })
+    .returning('*');
+  return rows[0] && alertFromRow(rows[0]);
+}
+
+/** Resolves the project's unresolved alert with this fingerprint (ended at `endedAt`); undefined when there is none. */
+export async function resolveOpen(db: Db, projectId: number, fingerprint: string, endedAt: Date): Promise<Alert | undefined> {
+  const rows: AlertRow[] = await db<AlertRow>('alerts')
+    .where({ project_id: projectId, fingerprint })
+    .whereNot('status', 'resolved')
+    .update({ status: 'resolved', ended_at: endedAt, updated_at: new Date() })
+    .returning('*');
+  return rows[0] && alertFromRow(rows[0]);
 }
 
 /**
- * Applies alerts in order with the `alerts_apply` function (one statement; see its migration) and
- * reads the alerts they touched (a second one), answering what each did.
+ * Takes the project's next iid: moves its counter on and locks it until the transaction ends, so
+ * creations in one project take turns.
  */
-export async function applyInOrder(trx: Knex.Transaction, alerts: AppliedAlert[]): Promise<({ kind: 'created' | 'repeated' | 'resolved'; alert: Alert } | { kind: 'unmatched' })[]> {
-  if (!alerts.length) return [];
-  const inputs = alerts.map(({ projectId, integrationId, input: a, now }) => ({
-    project_id: projectId, integration_id: integrationId, resolving: a.resolving, ended_at: a.endedAt ?? now, now, fingerprint: a.fingerprint,
-    title: a.title, description: a.description, severity: a.severity, started_at: a.startedAt, monitoring_tool: a.monitoringTool, service: a.service,
-    hosts: a.hosts, environment: a.environment, payload: a.payload, details: a.details, incident_markdown: a.incidentMarkdown,
-  }));
-  const { rows } = await trx.raw('SELECT ord, kind, alert_id FROM alerts_apply(?::jsonb) ORDER BY ord', [JSON.stringify(inputs)]);
-  const applied = rows as { ord: number; kind: 'created' | 'repeated' | 'resolved' | 'unmatched'; alert_id: string | null }[];
-  const ids = [...new Set(applied.flatMap((r) => (r.alert_id === null ? [] : [r.alert_id])))];
-  const byId = new Map((ids.length ? await trx<AlertRow>('alerts').whereIn('id', ids) : []).map((r) => [String(r.id), alertFromRow(r as AlertRow)]));
-  return applied.map((r) => (r.kind === 'unmatched' || r.alert_id === null ? { kind: 'unmatched' as const } : { kind: r.kind, alert: byId.get(String(r.alert_id))! }));
+export async function takeIid(trx: Knex.Transaction, projectId: number): Promise<number> {
+  const { rows } = await trx.raw(
+    `INSERT INTO alert_iids (project_id, last_iid) VALUES (?, 1)
+     ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iids.last_iid + 1 RETURNING last_iid`,
+    [projectId],
+  );
+  return rows[0].last_iid;
+}
+
+/** Gives back the iid `takeIid` took in this transaction (nothing was created with it). */
+export async function giveBackIid(trx: Knex.Transaction, projectId: number): Promise<void> {
+  await trx('alert_iids').where({ project_id: projectId }).decrement('last_iid', 1);
+}
+
+/** Inserts a new triggered alert with one event. */
+export async function insertAlert(trx: Knex.Transaction, projectId: number, iid: number, integrationId: number | null, a: AlertInput): Promise<Alert> {
+  const [row] = await trx<AlertRow>('alerts')
+    .insert({
+      project_id: projectId, iid, integration_id: integrationId === null ? null : String(integrationId), title: a.title, description: a.description,
+      severity: a.severity, status: 'triggered', started_at: a.startedAt, ended_at: null, event_count: 1, fingerprint: a.fingerprint,
+      monitoring_tool: a.monitoringTool, service: a.service, hosts: a.hosts, environment: a.environment,
+      payload: JSON.stringify(a.payload) as unknown as Record<string, unknown>, details: JSON.stringify(a.details) as unknown as Record<string, unknown>,
+      incident_markdown: a.incidentMarkdown,
+    })
+    .returning('*');
+  return alertFromRow(row as AlertRow);
 }
 
 /** One alert of the project by iid. */

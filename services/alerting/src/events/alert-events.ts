@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AlertEvents, type AlertEventV1, emit, emitAll } from '@anvil/events';
+import { AlertEvents, type AlertEventV1, emit } from '@anvil/events';
 import type { Alert } from '../alerts/alert-row';
 import type { AlertSettings } from '../settings/settings-store';
 
@@ -22,9 +22,4 @@ export function alertPayload(a: Alert, settings: AlertSettings): AlertEventV1 {
 /** Writes an alert event to the outbox in the caller's transaction. */
 export async function emitAlertEvent(trx: Knex.Transaction, type: (typeof AlertEvents)[keyof typeof AlertEvents], a: Alert, settings: AlertSettings): Promise<void> {
   await emit(trx, PRODUCER, type, alertPayload(a, settings));
-}
-
-/** Writes alert events to the outbox in the caller's transaction, in one statement. */
-export async function alertEvents(trx: Knex.Transaction, events: { type: (typeof AlertEvents)[keyof typeof AlertEvents]; alert: Alert; settings: AlertSettings }[]): Promise<void> {
-  await emitAll(trx, PRODUCER, events.map((e) => ({ type: e.type, data: alertPayload(e.alert, e.settings) })));
 }

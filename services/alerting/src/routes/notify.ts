@@ -1,18 +1,20 @@
 import type { NextFunction, Request, Response, Router } from 'express';
-import { Endpoint, notify, NotifyDeps } from '../notify/notify-service';
+import type { Knex } from 'knex';
+import { Endpoint, notify } from '../notify/notify-service';
+import type { NotifyLimiter } from '../notify/rate-limit';
 import { integrationKey } from '../notify/credentials';
 import { NotifyRefusal } from '../payload';
 
 /** Notify requests as the gateway forwards them (`/<project path>/...` → `/api/v4/projects/<id>/...`): their bodies are read here, within limits. */
 export const NOTIFY_PATH = /^\/api\/v4\/projects\/[^/?]+\/(?:prometheus\/alerts\/notify(?:\.json)?|alerts\/notify(?:\.json)?|alerts\/notify\/[^/?]+\/[^/?]+)(?:\?|$)/;
 
-function run(deps: NotifyDeps, endpoint: (req: Request) => Endpoint) {
+function run(db: Knex, limiter: NotifyLimiter, endpoint: (req: Request) => Endpoint) {
   return async (req: Request, res: Response) => {
     const projectId = req.anvil?.project?.id ?? null;
     const key = integrationKey(req.get('authorization'), req.query.token);
     const length = req.get('content-length');
     const declaredBytes = length && /^\d+$/.test(length) ? Number(length) : null;
-    res.json(await notify(deps, { projectId, endpoint: endpoint(req), key, body: req, declaredBytes }));
+    res.json(await notify(db, limiter, { projectId, endpoint: endpoint(req), key, body: req, declaredBytes }));
   };
 }
 
@@ -39,12 +41,12 @@ function refusals(err: unknown, req: Request, res: Response, next: NextFunction)
 }
 
 /** The alert notify endpoints (GitLab's `Projects::Alerting::NotificationsController` and the Prometheus one). */
-export function mountNotify(router: Router, deps: NotifyDeps): void {
+export function mountNotify(router: Router, db: Knex, limiter: NotifyLimiter): void {
   // POST /:namespace/:project/alerts/notify/:name/:endpoint_identifier(.json)
-  router.post('/projects/:id/alerts/notify/:name/:endpoint', run(deps, (req) => ({ kind: 'http', identifier: String(req.params.endpoint).replace(/\.json$/, '') })));
+  router.post('/projects/:id/alerts/notify/:name/:endpoint', run(db, limiter, (req) => ({ kind: 'http', identifier: String(req.params.endpoint).replace(/\.json$/, '') })));
   // POST /:namespace/:project/alerts/notify(.json)
-  router.post('/projects/:id/alerts/notify{.json}', run(deps, () => ({ kind: 'legacy' })));
+  router.post('/projects/:id/alerts/notify{.json}', run(db, limiter, () => ({ kind: 'legacy' })));
   // POST /:namespace/:project/prometheus/alerts/notify(.json)
-  router.post('/projects/:id/prometheus/alerts/notify{.json}', run(deps, () => ({ kind: 'prometheus' })));
+  router.post('/projects/:id/prometheus/alerts/notify{.json}', run(db, limiter, () => ({ kind: 'prometheus' })));
   router.use('/projects/:id', refusals);
 }
