@@ -12,7 +12,8 @@ describe('project transfer survives a consumer killed mid-job', () => {
   let owner: { id: number; token: string };
   let source: { id: number };
   const COPIES = 4000;
-  const IMPORT_COPIES = 400;
+  // ten batches of the import's 200 issue lines, so the kill lands between two of them
+  const IMPORT_COPIES = 2000;
 
   beforeAll(async () => {
     fleet = await startFleet({
