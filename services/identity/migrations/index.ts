@@ -12,6 +12,7 @@ import * as createLdapGroupLinks from './20261125000400_create_ldap_group_links'
 import * as createPushRulesSamlSsh from './20261125000500_create_push_rules_saml_ssh';
 import * as createProjectGroupLinks from './20261126000100_create_project_group_links';
 import * as createListIndexes from './20261127001100_create_list_indexes';
+import * as createUserSearchText from './20261128000200_create_user_search_text';
 
 /** This service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { name: '20261125000500_create_push_rules_saml_ssh', ...createPushRulesSamlSsh },
   { name: '20261126000100_create_project_group_links', ...createProjectGroupLinks },
   { name: '20261127001100_create_list_indexes', ...createListIndexes },
+  { name: '20261128000200_create_user_search_text', ...createUserSearchText },
 ];

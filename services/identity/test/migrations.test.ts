@@ -14,7 +14,7 @@ describe('identity migrations', () => {
       expect(await tables()).toEqual(expect.arrayContaining(['users', 'personal_access_tokens', 'namespaces', 'projects', 'members', 'outbox', 'inbox']));
       const indexes = (await db.raw('SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = ?', [schema])).rows as { indexname: string; indexdef: string }[];
       const trigram = indexes.filter((i) => i.indexdef.includes('gin_trgm_ops')).map((i) => i.indexname).sort();
-      expect(trigram).toEqual(['namespaces_groups_name_trgm_idx', 'namespaces_groups_path_trgm_idx', 'users_name_trgm_idx', 'users_username_trgm_idx']);
+      expect(trigram).toEqual(['namespaces_groups_name_trgm_idx', 'namespaces_groups_path_trgm_idx', 'users_search_text_trgm_idx']);
       await rollbackAll(db, schema, migrations);
       expect((await tables()).filter((t: string) => !t.startsWith('knex_'))).toEqual([]);
       await migrate(db, schema, migrations);

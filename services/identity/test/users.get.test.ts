@@ -38,6 +38,23 @@ describe('GET /users', () => {
       expect([beyond.headers['x-total'], beyond.headers['x-total-pages']]).toEqual(['3', '2']);
     });
 
+    it('matches a term in any case within the name or the username, never across the two; an updated name is searched at once', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('case');
+      const u = await makeUser(svc, { username: `${tag}_zed`, name: `Ärger ${tag} Mixed` });
+      const found = async (term: string) => (await svc.as({ user: me }).get(`/api/v4/users?search=${encodeURIComponent(term)}`).expect(200)).body.map((x: { id: number }) => x.id);
+      expect(await found(`ärger ${tag.toUpperCase()} mIXED`)).toEqual([u.id]);
+      expect(await found(`${tag.toUpperCase()}_ZED`)).toEqual([u.id]);
+      // the end of the name followed by the start of the username is no match
+      expect(await found(`mixed\n${tag}`)).toEqual([]);
+      expect(await found(`mixed ${tag}`)).toEqual([]);
+      // LIKE's wildcards in a term are literal characters
+      expect(await found(`${tag}%zed`)).toEqual([]);
+      await svc.as({ user: await rootActor(svc) }).put(`/api/v4/users/${u.id}`).send({ name: 'Renamed Qwertyuiop' }).expect(200);
+      expect(await found('qwertyUIOP')).toEqual([u.id]);
+      expect(await found(`ärger ${tag}`)).toEqual([]);
+    });
+
     it('filters blocked users with blocked=True (python-gitlab booleans)', async () => {
       const me = await makeUser(svc);
       const blocked = await makeUser(svc);

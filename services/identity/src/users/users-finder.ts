@@ -107,7 +107,11 @@ export class UsersFinder {
     const s = this.params.search;
     if (!s) return;
     q.where((w) => {
-      w.whereILike('users.name', contains(s)).orWhereILike('users.username', contains(s)).orWhereRaw('lower(users.public_email) = lower(?)', [s]);
+      // `search_text` is lower(name) || '\n' || lower(username): a term holding a line break could
+      // match across the two, so only such a term tests the columns one by one
+      if (s.includes('\n')) w.whereILike('users.name', contains(s)).orWhereILike('users.username', contains(s));
+      else w.whereRaw('users.search_text LIKE lower(?)', [contains(s)]);
+      w.orWhereRaw('lower(users.public_email) = lower(?)', [s]);
       if (this.admin) w.orWhereRaw('lower(users.email) = lower(?)', [s]);
     });
   }
