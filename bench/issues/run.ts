@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     await settle(databaseUrl, Number(process.env.BENCH_SETTLE ?? (smoke ? 0 : 15)));
     if (process.env.BENCH_HOLD) {
       const pids = Object.fromEntries([['gateway', fleet.gateway.process.pid], ...Object.entries(fleet.services).map(([n, p]) => [n, p.process.pid])]);
-      console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, pids, schemas: fleet.schemas }));
+      console.log(JSON.stringify({ url: fleet.url, token: data.token, groupId: data.groupId, projectIds: data.projectIds, usernames: data.usernames, pids, schemas: fleet.schemas }));
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return;
     }

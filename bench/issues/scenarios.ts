@@ -7,13 +7,16 @@ export interface Scenario {
   paths: string[];
 }
 
+/** The four filters of the filtered lists; `assignee` is one of the seeded assignees' usernames. */
+export const FILTERS = (assignee: string): string[] => ['state=opened&labels=label-3', `state=opened&assignee_username=${assignee}`, 'milestone=m3&state=opened', 'labels=bug&not[labels]=label-1&order_by=updated_at'];
+
 /**
  * The endpoints the issue asks for, each with and without filters, over all ten projects; and the
  * notes of the issues that carry them, first and last page (default order: newest first).
  */
 export function scenarios(d: Seeded): Scenario[] {
   const p = d.projectIds;
-  const filters = ['state=opened&labels=label-3', `state=opened&assignee_username=${d.usernames[2]}`, 'milestone=m3&state=opened', 'labels=bug&not[labels]=label-1&order_by=updated_at'];
+  const filters = FILTERS(d.usernames[2]);
   const lastNotesPage = Math.max(1, Math.ceil(d.notesPerIssue / 20));
   const iids = Array.from({ length: 200 }, (_, i) => 1 + ((i * 7919) % d.issuesPerProject));
   return [
