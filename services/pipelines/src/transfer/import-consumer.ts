@@ -16,15 +16,21 @@ type Failure = ImportPartCompletedV1['failures'][number];
 export const BATCH_LINES = 200;
 
 /**
- * Adds to `counts` the lines whose iid the project already has: a resumed or re-driven import skips
- * them, and reports them as held, so its counts are the archive's whole, not only this delivery's.
+ * Adds to `counts` the lines whose iid the project already had before this delivery: a resumed or
+ * re-driven import skips them, and reports them as held, so its counts are the archive's whole, not
+ * only this delivery's. `seen` holds the iids this delivery has met (a repeated iid counts once).
  */
-async function countHeld(db: Knex, projectId: number, lines: Record<string, any>[], counts: Counts): Promise<void> {
-  const iids = [...new Set(lines.map((l) => l.iid).filter((iid) => Number.isSafeInteger(iid) && iid > 0))];
-  if (!iids.length) return;
-  const have = new Set((await db('pipelines').where({ project_id: projectId }).whereIn('iid', iids).pluck('iid')).map(Number));
+async function countHeld(db: Knex, projectId: number, lines: Record<string, any>[], counts: Counts, seen: Set<number>): Promise<void> {
+  const fresh: Record<string, any>[] = [];
   for (const line of lines) {
-    if (!have.delete(line.iid)) continue;
+    if (!Number.isSafeInteger(line.iid) || line.iid <= 0 || seen.has(line.iid)) continue;
+    seen.add(line.iid);
+    fresh.push(line);
+  }
+  if (!fresh.length) return;
+  const have = new Set((await db('pipelines').where({ project_id: projectId }).whereIn('iid', fresh.map((l) => l.iid)).pluck('iid')).map(Number));
+  for (const line of fresh) {
+    if (!have.has(line.iid)) continue;
     counts.ci_pipelines += 1;
     counts.stages += ((line.stages ?? []) as unknown[]).length;
     counts.builds += jobsOf(line).length;
@@ -50,12 +56,13 @@ export async function importPipelines(deps: ServiceDeps, data: ImportUnpackedV1)
     failures.push({ relation_name: 'ci_pipelines', line_number: n, exception_class: err.name, exception_message: err.message.slice(0, 255) });
   };
   let batch: { n: number; line: Record<string, any> }[] = [];
+  const seen = new Set<number>();
   const flush = async () => {
     const lines = batch;
     batch = [];
     if (!lines.length) return;
     const local: Counts = {};
-    await countHeld(deps.db, data.project_id, lines.map((l) => l.line), counts);
+    await countHeld(deps.db, data.project_id, lines.map((l) => l.line), counts, seen);
     try {
       await deps.db.transaction((trx) => importPipelineBatch(trx, data.project_id, lines.map((l) => l.line), users, local));
       for (const [k, v] of Object.entries(local)) counts[k] = (counts[k] ?? 0) + v;
