@@ -103,6 +103,27 @@ describe('the stuck-job sweep', () => {
     expect(await fleet.transfer.deps.storage.head(`exports/${row.job_id}/tree/project.json`)).toBeNull();
   });
 
+  it('assembles a stalled export whose parts are all in, unless a delivery is assembling it right now', async () => {
+    const { project, row } = await stalledExport();
+    // pipelines' report was recorded, but the delivery that was to assemble the archive was lost
+    await db()('project_exports').where({ id: row.id }).update({ parts_received: JSON.stringify({ ...row.parts_received, pipelines: {} }) });
+    await age('project_exports', row.id, 1200);
+    const holder = await db().transaction();
+    try {
+      await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`project-export:${row.job_id}`]);
+      expect((await sweepStuckJobs(deps)).exports).toEqual({ redriven: 0, failed: 0 });
+      expect(await db()('project_exports').where({ id: row.id }).first()).toMatchObject({ job_status: 'started', redrives: 0 });
+    } finally {
+      await holder.rollback();
+    }
+    await age('project_exports', row.id, 1200);
+    expect((await sweepStuckJobs(deps)).exports).toEqual({ redriven: 1, failed: 0 });
+    const res = await (await as(owner, project.id)).get(`/api/v4/projects/${project.id}/export`).expect(200);
+    expect(res.body.export_status).toBe('finished');
+    expect(await db()('project_exports').where({ id: row.id }).first()).toMatchObject({ job_status: 'finished', redrives: 1 });
+    expect(await outboxOf('transfer.export.requested', 'export_id', row.job_id)).toHaveLength(1);
+  });
+
   it('fails a stalled export older than GitLab\'s 6 h expiry without re-driving it', async () => {
     const { project, row } = await stalledExport();
     await age('project_exports', row.id, 1200, { column: 'requested_at', seconds: 6 * 3600 + 1 });

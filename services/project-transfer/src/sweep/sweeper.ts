@@ -32,7 +32,10 @@ async function drain(deps: SweepDeps, pass: Pass): Promise<{ redriven: number; f
     total.redriven += done.redriven;
     total.failed += done.failed;
     await cleanUp(deps.storage, after.cleanup);
-    for (const jobId of after.assemble) await assembleOnce(deps.assemble, jobId);
+    for (const jobId of after.assemble) {
+      // an archive that cannot be written now is tried again at the next stall, up to the limit
+      await assembleOnce(deps.assemble, jobId).catch((e: unknown) => deps.log.warn('re-driven export not assembled', { export_id: jobId, error: e instanceof Error ? e.message : String(e) }));
+    }
     if (done.redriven + done.failed < SWEEP_BATCH) return total;
   }
 }
