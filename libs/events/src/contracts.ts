@@ -595,6 +595,8 @@ export interface ExportRequestedV1 {
   description: string | null;
   /** Storage prefix the parts are written under, ending in `/`. */
   prefix: string;
+  /** Only these services write their part (a re-drive of a stalled job); absent: every service. */
+  parts?: string[];
 }
 
 /** `<service>.export.part.completed`: one service's relations of an export are in storage. */
@@ -624,6 +626,11 @@ export const TransferEvents = {
   /** Every service's part reports. */
   partPatterns: ['*.export.part.completed', '*.export.part.failed'],
 } as const;
+
+/** Whether `part` is asked for by a request that may name only some parts (`ExportRequestedV1.parts`, `ImportUnpackedV1.parts`). */
+export function partWanted(data: { parts?: string[] }, part: string): boolean {
+  return !Array.isArray(data.parts) || data.parts.includes(part);
+}
 
 /** The routing keys of one service's export part reports. */
 export function exportPartEvents(service: string): { completed: string; failed: string } {
@@ -662,6 +669,8 @@ export interface ImportUnpackedV1 {
   user_map: Record<string, number>;
   /** The import's `override_params`: they win over the archive's project attributes. */
   override_params?: Record<string, unknown>;
+  /** Only these services import their part (a re-drive of a stalled import); absent: every service. */
+  parts?: string[];
 }
 
 /** `<service>.import.part.completed`: one service imported its relations of an import. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { exportPartEvents, type ExportPartCompletedV1, type ExportPartFailedV1, type ExportRequestedV1, TransferEvents } from './contracts';
+import { exportPartEvents, partWanted, type ExportPartCompletedV1, type ExportPartFailedV1, type ExportRequestedV1, TransferEvents } from './contracts';
 import { emit } from './outbox';
 import type { Delivery, EventEnvelope } from './types';
 
@@ -9,7 +9,8 @@ export type ExportPartWriter = (data: ExportRequestedV1) => Promise<Pick<ExportP
 /**
  * The consumer of `transfer.export.requested` that writes one service's part with `write` and reports
  * `<part>.export.part.completed`; after `attempts` failed deliveries it reports `.failed` instead.
- * A redelivery writes the same keys again, so the part is idempotent.
+ * A redelivery writes the same keys again, so the part is idempotent. A request naming only other
+ * parts (a re-drive) is acked untouched.
  */
 export function exportPartConsumer(db: Knex, part: string, queue: string, write: ExportPartWriter, attempts = 4) {
   const events = exportPartEvents(part);
@@ -18,6 +19,7 @@ export function exportPartConsumer(db: Knex, part: string, queue: string, write:
     patterns: [TransferEvents.exportRequested],
     handler: async (event: EventEnvelope, delivery?: Delivery): Promise<void> => {
       const data = event.data as ExportRequestedV1;
+      if (!partWanted(data, part)) return;
       try {
         const result = await write(data);
         const done: ExportPartCompletedV1 = { export_id: data.export_id, project_id: data.project_id, part, ...result };

@@ -63,6 +63,8 @@ export interface Fleet {
   schemas: Record<string, string>;
   /** The storage directory every process shares. */
   storageDir: string;
+  /** The prefix of every queue this fleet's services consume (`QUEUE_PREFIX`). */
+  queuePrefix: string;
   /**
    * Kills the service's first process with SIGKILL (no shutdown, no acks: what a crash or an OOM kill
    * does), waits for it to exit, then starts it again with the same settings and port and waits until
@@ -194,7 +196,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
       await waitReady(p.url, p.process, p.output);
       return p;
     };
-    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, databaseUrls, crashAndRestart, stop };
+    return { url: gw.url, adminToken, gateway: gw, services, replicas, schemas: Object.fromEntries(names.map((n, i) => [n, schemas[i]])), storageDir, queuePrefix: base.QUEUE_PREFIX, databaseUrls, crashAndRestart, stop };
   } catch (e) {
     await stop();
     throw e;

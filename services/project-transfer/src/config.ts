@@ -26,6 +26,16 @@ export const configSchema = {
   ALLOW_LOCAL_REQUESTS: bool(false),
   /** The S3-compatible endpoint `remote-import-s3` reads from; empty means AWS S3 in the request's region. */
   IMPORT_S3_ENDPOINT: str(''),
+  /** How often a worker process sweeps for stalled export and import jobs (seconds; 0: never). */
+  TRANSFER_SWEEP_INTERVAL_SECONDS: int(60, 0),
+  /** A running job whose last progress is older than this (seconds) is re-driven: its request published again. */
+  TRANSFER_STALL_SECONDS: int(1800, 1),
+  /** Re-drives of a job; when it stalls after the last, it is failed. */
+  TRANSFER_MAX_REDRIVES: int(3, 0),
+  /** A stalled export older than this (seconds from its request) is failed: GitLab's `EXPORT_JOBS_EXPIRATION`, 6 h. */
+  EXPORT_JOBS_EXPIRATION_SECONDS: int(21_600, 1),
+  /** A stalled import older than this (seconds) is failed with GitLab's `import_error`: its `IMPORT_JOBS_EXPIRATION`, 24 h. */
+  IMPORT_JOBS_EXPIRATION_SECONDS: int(86_400, 1),
 } satisfies Schema;
 
 /** This service's settings. */

@@ -1,4 +1,4 @@
-import { emit, exportPartEvents, type ExportPartCompletedV1, type ExportPartFailedV1, type ExportRequestedV1, TransferEvents } from '@anvil/events';
+import { emit, exportPartEvents, partWanted, type ExportPartCompletedV1, type ExportPartFailedV1, type ExportRequestedV1, TransferEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PRODUCER } from '../events/publish';
 import { writeIdentityPart } from './project-export';
@@ -9,7 +9,7 @@ export const EXPORT_QUEUE = 'identity.transfer-export';
 /**
  * `transfer.export.requested` → identity's part (the project and its members) in storage, then
  * `identity.export.part.completed` (or `.failed` when the project is gone). Idempotent: a
- * redelivery overwrites the same keys and reports again.
+ * redelivery overwrites the same keys and reports again. A re-drive naming only other parts is acked.
  */
 export function exportConsumer(deps: ServiceDeps): Consumer {
   const events = exportPartEvents(PRODUCER);
@@ -18,6 +18,7 @@ export function exportConsumer(deps: ServiceDeps): Consumer {
     patterns: [TransferEvents.exportRequested],
     handler: async (event) => {
       const data = event.data as ExportRequestedV1;
+      if (!partWanted(data, PRODUCER)) return;
       const result = await writeIdentityPart(deps.db, deps.storage, data.prefix, data.project_id, data.description);
       if (!result) {
         const failed: ExportPartFailedV1 = { export_id: data.export_id, project_id: data.project_id, part: PRODUCER, error: 'Project not found' };

@@ -1,4 +1,4 @@
-import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import { emit, importPartCompleted, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PRODUCER } from '../events/publish';
 import { importIdentityPart } from './project-import';
@@ -9,7 +9,8 @@ export const IMPORT_QUEUE = 'identity.transfer-import';
 /**
  * `transfer.import.unpacked` → the project's members and attributes imported, then
  * `identity.import.part.completed` with the counts and failed relations. A project that is gone
- * reports nothing imported. Idempotent: a redelivery adds no member twice.
+ * reports nothing imported. Idempotent: a redelivery adds no member twice. A re-drive naming only
+ * other parts is acked.
  */
 export function importConsumer(deps: ServiceDeps, publicUrl: string): Consumer {
   return {
@@ -18,6 +19,7 @@ export function importConsumer(deps: ServiceDeps, publicUrl: string): Consumer {
     options: { prefetch: 1 },
     handler: async (event) => {
       const data = event.data as ImportUnpackedV1;
+      if (!partWanted(data, PRODUCER)) return;
       const result = await importIdentityPart(deps.db, deps.storage, publicUrl, { projectId: data.project_id, importerId: data.user_id, prefix: data.prefix, overrideParams: data.override_params });
       const done: ImportPartCompletedV1 = {
         import_id: data.import_id, project_id: data.project_id, part: PRODUCER,

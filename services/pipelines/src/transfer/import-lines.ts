@@ -23,7 +23,7 @@ export function importedStatus(status: unknown): Status {
 }
 
 /** Every job of a line: current `stages[].builds|bridges`, and the legacy `stages[].statuses`. */
-function jobsOf(line: Row): { job: Row; stage: Row; bridge: boolean }[] {
+export function jobsOf(line: Row): { job: Row; stage: Row; bridge: boolean }[] {
   const out: { job: Row; stage: Row; bridge: boolean }[] = [];
   for (const stage of (line.stages ?? []) as Row[]) {
     for (const job of (stage.builds ?? []) as Row[]) out.push({ job, stage, bridge: false });

@@ -36,7 +36,7 @@ async function importInto(projectId: number, lines: unknown[], userMap: Record<s
 }
 
 describe('transfer.import.unpacked → pipelines part', () => {
-  it('imports an exported project: pipelines with their iids, stages and jobs; a second import skips them', async () => {
+  it('imports an exported project: pipelines with their iids, stages and jobs; a second import skips them and reports what the project holds', async () => {
     const source = world.project();
     await world.commit(source);
     const a = await world.pipeline(source);
@@ -60,7 +60,7 @@ describe('transfer.import.unpacked → pipelines part', () => {
     expect(jobs.every((j) => j.token_digest === null && ['canceled', 'manual'].includes(j.status))).toBe(true);
 
     const again = await importInto(target.id, exported);
-    expect(again).toMatchObject({ counts: { ci_pipelines: 0, stages: 0, builds: 0 }, failures: [] });
+    expect(again).toMatchObject({ counts: { ci_pipelines: 2, stages: 6, builds: 8 }, failures: [] });
     expect(await svc.deps.db('pipelines').where({ project_id: target.id }).count('* as n').first()).toEqual({ n: '2' });
 
     await world.commit(target);

@@ -21,6 +21,11 @@ export interface ExportRow {
   error: string | null;
   started_at: Date | null;
   finished_at: Date | null;
+  /** When the current job was requested (its age, for the stuck-job sweep's expiry). */
+  requested_at: Date;
+  /** How often the stuck-job sweep re-published the current job's request. */
+  redrives: number;
+  updated_at: Date;
 }
 
 type Db = Knex | Knex.Transaction;
@@ -57,7 +62,7 @@ export const exportStore = {
       job_id: job.jobId, job_status: 'queued' as const, description: job.description,
       upload_url: job.upload?.url ?? null, upload_method: job.upload?.method ?? null, upload_headers: JSON.stringify(job.upload?.headers ?? {}),
       parts_expected: job.parts, parts_received: JSON.stringify({}), archive_key: null, archive_name: null, archive_size: null,
-      counts: JSON.stringify({}), error: null, started_at: null, finished_at: null, updated_at: trx.fn.now(),
+      counts: JSON.stringify({}), error: null, started_at: null, finished_at: null, updated_at: trx.fn.now(), requested_at: trx.fn.now(), redrives: 0,
     };
     if (previous) await trx('project_exports').where({ id: previous.id }).update(values);
     else await trx('project_exports').insert({ project_id: job.projectId, user_id: job.userId, ...values });

@@ -38,7 +38,8 @@ function sumCounts(received: ExportRow['parts_received']): Record<string, number
   return out;
 }
 
-async function ended(db: Knex | Knex.Transaction, row: ExportRow, status: 'finished' | 'failed', error: string | null): Promise<void> {
+/** Publishes `transfer.export.finished` or `.failed` for the job of `row`. */
+export async function ended(db: Knex | Knex.Transaction, row: ExportRow, status: 'finished' | 'failed', error: string | null): Promise<void> {
   const data: ExportEndedV1 = { export_id: row.job_id as string, project_id: row.project_id, user_id: row.user_id, status, error };
   await emit(db, PRODUCER, status === 'finished' ? TransferEvents.exportFinished : TransferEvents.exportFailed, data);
 }

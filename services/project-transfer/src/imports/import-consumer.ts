@@ -56,9 +56,28 @@ function addMember(line: string, byEmail: Map<string, string>): void {
   }
 }
 
+/** Hands an unpacked import to the services whose parts have not reported (all of them the first time). */
+async function handOut(deps: ImportDeps, row: ImportRow, projectId: number): Promise<void> {
+  const prefix = importPrefix(row.id);
+  const map = await userMap(deps, prefix);
+  await deps.db.transaction(async (trx) => {
+    const current = (await trx('project_imports').where({ id: row.id }).forUpdate().first()) as ImportRow | undefined;
+    if (!current || !(await importStore.transition(trx, row.id, ['scheduled', 'started'], 'started'))) return;
+    const unpacked: ImportUnpackedV1 = { import_id: row.id, project_id: projectId, user_id: row.user_id, prefix, user_map: map, override_params: row.override_params };
+    if (current.status === 'started') unpacked.parts = deps.parts.filter((p) => !current.parts_received.includes(p));
+    await emit(trx, PRODUCER, TransferImportEvents.unpacked, unpacked);
+  });
+}
+
+/**
+ * `transfer.import.requested`: unpacks the archive and hands it out. A request for an import already
+ * `started` (redelivered, or re-published by the stuck-job sweep) finds it unpacked, and hands it only
+ * to the services whose parts are missing.
+ */
 async function onRequested(deps: ImportDeps, data: ImportRequestedV1): Promise<void> {
   const row = await importStore.find(deps.db, data.import_id);
   if (!row || (row.status !== 'scheduled' && row.status !== 'started')) return;
+  if (row.status === 'started') return handOut(deps, row, data.project_id);
   const prefix = importPrefix(row.id);
   const body = await deps.storage.get(data.archive_key);
   try {
@@ -70,12 +89,7 @@ async function onRequested(deps: ImportDeps, data: ImportRequestedV1): Promise<v
     await deps.storage.delete(data.archive_key);
     return;
   }
-  const map = await userMap(deps, prefix);
-  await deps.db.transaction(async (trx) => {
-    if (!(await importStore.transition(trx, row.id, ['scheduled', 'started'], 'started'))) return;
-    const unpacked: ImportUnpackedV1 = { import_id: row.id, project_id: data.project_id, user_id: row.user_id, prefix, user_map: map, override_params: row.override_params };
-    await emit(trx, PRODUCER, TransferImportEvents.unpacked, unpacked);
-  });
+  await handOut(deps, row, data.project_id);
 }
 
 async function onPart(deps: ImportDeps, data: ImportPartCompletedV1): Promise<void> {
@@ -84,7 +98,8 @@ async function onPart(deps: ImportDeps, data: ImportPartCompletedV1): Promise<vo
     if (!row || row.status !== 'started' || row.parts_received.includes(data.part)) return false;
     const received = [...row.parts_received, data.part];
     await importStore.addFailures(trx, row.id, `${data.part}#import`, data.failures);
-    await trx('project_imports').where({ id: row.id }).update({ parts_received: received, counts: JSON.stringify({ ...row.counts, ...data.counts }) });
+    // a part received is progress: the stuck-job sweep measures it by `updated_at`
+    await trx('project_imports').where({ id: row.id }).update({ parts_received: received, counts: JSON.stringify({ ...row.counts, ...data.counts }), updated_at: trx.fn.now() });
     const done = deps.parts.every((p) => received.includes(p));
     if (done) await importStore.transition(trx, row.id, ['started'], 'finished');
     return done;

@@ -17,6 +17,10 @@ export interface ImportRow {
   counts: Record<string, number>;
   parts_received: string[];
   error: string | null;
+  /** How often the stuck-job sweep re-published the import's request. */
+  redrives: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** A row of `import_failures`. */

@@ -2,7 +2,7 @@ import { emit, type EventEnvelope, type RelationImportPartCompletedV1, type Rela
 import type { Consumer } from '@anvil/runtime';
 import { PRODUCER } from '../exports/export-service';
 import { type ImportDeps, userMap } from './import-consumer';
-import { relationImportStore } from './relation-import-store';
+import { type RelationImportRow, relationImportStore } from './relation-import-store';
 import { unpackArchive, UnsafeArchiveError } from './safe-unpack';
 
 /** The queue relation imports are consumed from. */
@@ -16,9 +16,27 @@ export function relationImportPrefix(id: number): string {
   return `relation-imports/${id}/`;
 }
 
+/** Hands an unpacked relation import to its owning service. */
+async function handOut(deps: ImportDeps, row: RelationImportRow): Promise<void> {
+  const prefix = relationImportPrefix(row.id);
+  const map = await userMap(deps, prefix);
+  await deps.db.transaction(async (trx) => {
+    if (!(await relationImportStore.transition(trx, row.id, ['created', 'started'], 'started'))) return;
+    const unpacked: RelationImportUnpackedV1 = { relation_import_id: row.id, project_id: row.project_id, user_id: row.user_id, relation: row.relation, prefix, user_map: map };
+    await emit(trx, PRODUCER, TransferRelationImportEvents.unpacked, unpacked);
+  });
+}
+
+/**
+ * `transfer.relation-import.requested`: unpacks the archive and hands it to the owning service. A
+ * request for a tracker already `started` (re-published by the stuck-job sweep) finds it unpacked and
+ * hands it out again; the owner skips the iids it already imported. The uploaded archive is deleted
+ * once the tracker has started, so a delivery cut short before that finds it again.
+ */
 async function onRequested(deps: ImportDeps, data: RelationImportRequestedV1): Promise<void> {
   const row = await relationImportStore.find(deps.db, data.relation_import_id);
-  if (!row || row.status !== 'created') return;
+  if (!row || (row.status !== 'created' && row.status !== 'started')) return;
+  if (row.status === 'started') return handOut(deps, row);
   const prefix = relationImportPrefix(row.id);
   const body = await deps.storage.get(data.archive_key);
   try {
@@ -33,13 +51,8 @@ async function onRequested(deps: ImportDeps, data: RelationImportRequestedV1): P
     await deps.storage.deletePrefix(prefix);
     return;
   }
+  await handOut(deps, row);
   await deps.storage.delete(data.archive_key);
-  const map = await userMap(deps, prefix);
-  await deps.db.transaction(async (trx) => {
-    if (!(await relationImportStore.transition(trx, row.id, ['created'], 'started'))) return;
-    const unpacked: RelationImportUnpackedV1 = { relation_import_id: row.id, project_id: row.project_id, user_id: row.user_id, relation: row.relation, prefix, user_map: map };
-    await emit(trx, PRODUCER, TransferRelationImportEvents.unpacked, unpacked);
-  });
 }
 
 async function onPart(deps: ImportDeps, data: RelationImportPartCompletedV1): Promise<void> {

@@ -9,6 +9,8 @@ export interface RelationImportRow {
   status: 'created' | 'started' | 'finished' | 'failed';
   user_id: number;
   archive_key: string | null;
+  /** How often the stuck-job sweep re-published the tracker's request. */
+  redrives: number;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { isDatabaseUnavailable } from '@anvil/db';
 import type { Knex } from 'knex';
-import { emit, importPartCompleted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import { emit, importPartCompleted, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
 import { importIssueBatch } from './import-batch';
@@ -121,6 +121,8 @@ export function importConsumer(deps: ServiceDeps): Consumer {
     // about 45 s of retries: a delivery that meets a restarting database resumes once it is back
     options: { prefetch: 1, maxAttempts: 10, retryDelayMs: 1000 },
     handler: async (event) => {
+      // a re-drive of a stalled import may name only the parts still missing
+      if (!partWanted(event.data as ImportUnpackedV1, PART)) return;
       const done = await importRelations(deps, event.data as ImportUnpackedV1);
       await emit(deps.db, PART, importPartCompleted(PART), done);
     },
