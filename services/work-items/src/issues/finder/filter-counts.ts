@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ISSUE_ADMIN_LEVEL, memberOr, readableProjects, Viewer } from '../../access/viewer';
 import { FilterKey, filterKey } from './filter-keys';
 import { IssueFilters, isAny, isNone, NegatedFilters } from './filters';
-import type { FinderParent, ResolvedNames } from './types';
+import type { FinderParent, ResolvedNames, ResolvedProjects } from './types';
 
 /** The filters a count from `issue_filter_counts` answers exactly: one key, its state, the list's projects. */
 const COUNTED: ReadonlySet<string> = new Set(['scope', 'state', 'labels', 'assigneeId', 'assigneeUsername', 'milestone', 'nonArchived', 'orderBy', 'sort']);
@@ -38,9 +38,11 @@ export function counterKey(f: IssueFilters, viewer: Viewer, names: ResolvedNames
  * over the list's readable projects and state, confidential rows included where the viewer sees
  * every confidential issue (administrator, Planner/Reporter+ on the project); elsewhere the
  * confidential issues they authored or are assigned are counted from the keys' partial index (a
- * milestone's from the milestone index of `issues`).
+ * milestone's from the milestone index of `issues`). With `projects` resolved (a group or instance
+ * list, `IssueFinder.resolveProjects`) the list's projects and the viewer's Reporter+ ones are bound
+ * id arrays.
  */
-export async function countFromCounters(knex: Knex, viewer: Viewer, parent: FinderParent, f: IssueFilters, key: CounterKey, run: <T>(q: Knex.QueryBuilder) => Promise<T[]>): Promise<number> {
+export async function countFromCounters(knex: Knex, viewer: Viewer, parent: FinderParent, f: IssueFilters, key: CounterKey, run: <T>(q: Knex.QueryBuilder) => Promise<T[]>, projects?: ResolvedProjects): Promise<number> {
   const state = f.state === 'opened' || f.state === 'closed' ? f.state : null;
   const MILESTONES = 'ANY(ARRAY(SELECT id FROM milestones WHERE title = ?))';
   /** The key's rows of the counters (`c`), or of the table the confidential ones are counted from (`k`). */
@@ -54,22 +56,27 @@ export async function countFromCounters(knex: Knex, viewer: Viewer, parent: Find
   };
   const inList = (q: Knex.QueryBuilder, alias: string) => {
     if (parent.kind === 'project') return q.where(`${alias}.project_id`, parent.projectId);
+    if (projects) return q.whereRaw(`${alias}.project_id = ANY(?::int[])`, [projects.ids]);
     q.join('projects as p', 'p.id', `${alias}.project_id`).where('p.deleted', false);
     if (parent.kind === 'group') q.whereRaw('p.group_traversal_ids @> ARRAY[?]::int[]', [parent.groupId]);
     if (f.nonArchived) q.where('p.archived', false);
     return q.whereRaw('?', [readableProjects(knex, viewer, 'p')]);
   };
   const uid = viewer.user?.id;
-  const seesAll = viewer.admin || (parent.kind === 'project' && parent.level >= ISSUE_ADMIN_LEVEL);
-  const reporter = () => (parent.kind === 'project' ? knex.raw('false') : memberOr(knex, uid as number, 'p', ISSUE_ADMIN_LEVEL));
+  const seesAll = viewer.admin || (parent.kind === 'project' && parent.level >= ISSUE_ADMIN_LEVEL) || (!!projects && projects.reporter.length === projects.ids.length);
+  const reporter = (alias: string) => {
+    if (parent.kind === 'project') return knex.raw('false');
+    if (projects) return knex.raw(`${alias}.project_id = ANY(?::int[])`, [projects.reporter]);
+    return memberOr(knex, uid as number, 'p', ISSUE_ADMIN_LEVEL);
+  };
 
   const counted = keyed(inList(knex('issue_filter_counts as c'), 'c'), 'c').select(knex.raw('coalesce(sum(c.n), 0)::bigint AS n'));
-  if (!seesAll) counted.whereRaw(uid === undefined ? 'NOT c.confidential' : '(NOT c.confidential OR ?)', uid === undefined ? [] : [reporter()]);
+  if (!seesAll) counted.whereRaw(uid === undefined ? 'NOT c.confidential' : '(NOT c.confidential OR ?)', uid === undefined ? [] : [reporter('c')]);
   const sums: Knex.QueryBuilder[] = [counted];
   if (!seesAll && uid !== undefined) {
     const own = keyed(inList(knex(key.kind === 'm' ? 'issues as k' : 'issue_filter_keys as k'), 'k'), 'k').where('k.confidential', true)
       .whereRaw('(k.author_id = ? OR k.assignee_ids @> ARRAY[?]::int[])', [uid, uid]).select(knex.raw('count(*)::bigint AS n'));
-    if (parent.kind !== 'project') own.whereRaw('NOT ?', [reporter()]);
+    if (parent.kind !== 'project') own.whereRaw('NOT ?', [reporter('k')]);
     sums.push(own);
   }
   const q = knex.queryBuilder().select(knex.raw(sums.map(() => '(?)').join(' + ') + ' AS n', sums));

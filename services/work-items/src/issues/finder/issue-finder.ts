@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { queryPrepared } from '@anvil/db';
-import { confidentialVisible, readableProjects, Viewer } from '../../access/viewer';
+import { confidentialVisible, ISSUE_ADMIN_LEVEL, memberOr, readableProjects, Viewer } from '../../access/viewer';
 import { issueColumns } from '../issue-row';
 import { IssueFilters, isAny, isNone } from './filters';
 import { negatedFilters } from './negations';
@@ -8,9 +8,15 @@ import { labelIdsTitled, positiveFilters } from './positive';
 import { applyOrder } from './sort';
 import { filterKey } from './filter-keys';
 import { counterKey, countFromCounters } from './filter-counts';
-import type { FinderParent, FinderScope, ResolvedNames } from './types';
+import type { FinderParent, FinderScope, ResolvedNames, ResolvedProjects } from './types';
 
 export type { FilterStep, FinderParent, FinderScope } from './types';
+
+/**
+ * At most this many projects are looked up for a group or instance list (`resolveProjects`); a
+ * viewer reading more keeps the visibility subqueries in the list's statements.
+ */
+export const RESOLVED_PROJECTS_MAX = 1000;
 
 /** Live users by lower-cased username (prepared: it runs on every list filtered by assignee). */
 const USERS_NAMED = 'SELECT id, username FROM users WHERE lower(username) = ANY(?) AND NOT deleted';
@@ -30,6 +36,7 @@ export interface IssueStateCounts {
  */
 export class IssueFinder {
   private names?: ResolvedNames;
+  private projects?: ResolvedProjects;
 
   constructor(
     private readonly knex: Knex,
@@ -62,6 +69,36 @@ export class IssueFinder {
   }
 
   /**
+   * For a signed-in non-administrator's group or instance list, looks up the projects it reads
+   * (readable, undeleted, unarchived under `non_archived`) and those where they see every
+   * confidential issue, in one prepared statement, so the list's statements bind two id arrays
+   * instead of carrying the membership, share and group-link subqueries (planning them was most of
+   * a filtered list's Postgres time). Past `RESOLVED_PROJECTS_MAX` projects the subqueries stay.
+   */
+  async resolveProjects(): Promise<void> {
+    const { knex, viewer, parent } = this;
+    if (parent.kind === 'project' || viewer.admin || !viewer.user) return;
+    const where = ['NOT p.deleted'];
+    const bindings: Knex.Value[] = [memberOr(knex, viewer.user.id, 'p', ISSUE_ADMIN_LEVEL) as unknown as Knex.Value];
+    if (parent.kind === 'group') {
+      where.push('p.group_traversal_ids @> ARRAY[?]::int[]');
+      bindings.push(parent.groupId);
+    }
+    if (this.filters.nonArchived) where.push('NOT p.archived');
+    where.push('?');
+    bindings.push(readableProjects(knex, viewer, 'p') as unknown as Knex.Value);
+    const sql = `SELECT p.id, ? AS reporter FROM projects p WHERE ${where.join(' AND ')} LIMIT ${RESOLVED_PROJECTS_MAX + 1}`;
+    const rows = await queryPrepared<{ id: number; reporter: boolean }>(knex, knex.raw(sql, bindings));
+    if (rows.length > RESOLVED_PROJECTS_MAX) return;
+    this.projects = { ids: rows.map((r) => r.id), reporter: rows.filter((r) => r.reporter).map((r) => r.id) };
+  }
+
+  /** The projects `resolveProjects` looked up, if it did. */
+  get resolvedProjects(): ResolvedProjects | undefined {
+    return this.projects;
+  }
+
+  /**
    * True once `resolveNames` bound ids: then each statement must be planned with its values (an
    * unnamed statement), since a cached generic plan assumes a default frequency for them.
    */
@@ -75,7 +112,7 @@ export class IssueFinder {
   }
 
   private applyFilters(q: Knex.QueryBuilder): Knex.QueryBuilder {
-    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today, names: this.names };
+    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today, names: this.names, projects: this.projects };
     for (const step of positiveFilters) step(q, this.filters, s);
     for (const step of negatedFilters) step(q, this.filters, s);
     return q;
@@ -102,7 +139,34 @@ export class IssueFinder {
    */
   async countFromCounters(run: <T>(q: Knex.QueryBuilder) => Promise<T[]>): Promise<number | null> {
     const key = counterKey(this.filters, this.viewer, this.names);
-    return key ? countFromCounters(this.knex, this.viewer, this.parent, this.filters, key, run) : null;
+    return key ? countFromCounters(this.knex, this.viewer, this.parent, this.filters, key, run, this.projects) : null;
+  }
+
+  /**
+   * A lower bound of the list's size when it is one counted key (`countFromCounters`) narrowed by
+   * `not[labels]` alone: the key's exact count less, per negated title, every issue of the list's
+   * projects and state carrying a label of that title (confidential ones too: an upper bound of
+   * those removed). Null when the list has another shape or the key's count is no more than
+   * `limit` (then only the exact count tells). A bound above `limit` is enough for `X-Total`,
+   * which is omitted past 10,000 rows.
+   */
+  async countLowerBound(run: <T>(q: Knex.QueryBuilder) => Promise<T[]>, limit: number): Promise<number | null> {
+    const { not, ...rest } = this.filters;
+    const negated = [...new Set(not?.labels ?? [])];
+    if (!negated.length || negated.some((t) => isNone(t) || isAny(t))) return null;
+    if (Object.entries(not ?? {}).some(([k, v]) => k !== 'labels' && v !== undefined && !(Array.isArray(v) && v.length === 0))) return null;
+    const key = counterKey(rest, this.viewer, this.names);
+    if (!key) return null;
+    const positive = await countFromCounters(this.knex, this.viewer, this.parent, rest, key, run, this.projects);
+    if (positive <= limit) return null;
+    const s: FinderScope = { knex: this.knex, viewer: this.viewer, parent: this.parent, today: this.today };
+    const lookup = labelIdsTitled(s, true);
+    const ids = (await queryPrepared<{ id: number }>(this.knex, this.knex.raw(lookup.sql, [negated, ...lookup.bindings]))).map((r) => r.id);
+    if (!ids.length) return positive;
+    // every issue of the list's projects carrying one of them, whoever may read it
+    const everything: Viewer = { user: this.viewer.user, admin: true };
+    const removed = await countFromCounters(this.knex, everything, this.parent, rest, { kind: 'l', ids }, run, this.projects && { ids: this.projects.ids, reporter: this.projects.ids });
+    return positive - removed;
   }
 
   /** The filtered issues, selected as `IssueRow`s and ordered. */
@@ -129,6 +193,15 @@ export class IssueFinder {
       const q = knex(from).where('i.project_id', parent.projectId);
       const hidden = confidentialVisible(knex, viewer, 'i', 'p', parent.level);
       if (hidden) q.whereRaw('?', [hidden]);
+      return q;
+    }
+    const resolved = this.projects;
+    if (resolved) {
+      const q = knex(from).whereRaw('i.project_id = ANY(?::int[])', [resolved.ids]);
+      const uid = viewer.user?.id as number;
+      if (resolved.reporter.length < resolved.ids.length) {
+        q.whereRaw('(NOT i.confidential OR i.author_id = ? OR i.assignee_ids @> ARRAY[?]::int[] OR i.project_id = ANY(?::int[]))', [uid, uid, resolved.reporter]);
+      }
       return q;
     }
     const q = knex(from).join('projects as p', 'p.id', 'i.project_id').where('p.deleted', false);

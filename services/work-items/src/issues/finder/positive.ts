@@ -116,7 +116,8 @@ const byReaction: FilterStep = (q, f, s) => {
 const byFlags: FilterStep = (q, f, s) => {
   if (f.confidential !== undefined) q.where('i.confidential', f.confidential);
   if (f.issueType) q.where('i.issue_type', f.issueType);
-  if (f.nonArchived && s.parent.kind !== 'project') q.where('p.archived', false);
+  // resolved projects are unarchived ones already under `non_archived`
+  if (f.nonArchived && s.parent.kind !== 'project' && !s.projects) q.where('p.archived', false);
 };
 
 const byDueDate: FilterStep = (q, f, s) => {

@@ -17,6 +17,18 @@ export interface FinderScope {
   today: string;
   /** Ids looked up before the query (`IssueFinder.resolveNames`); absent, the steps use subqueries. */
   names?: ResolvedNames;
+  /** The list's projects looked up before the query (`IssueFinder.resolveProjects`): then no step joins `projects`. */
+  projects?: ResolvedProjects;
+}
+
+/**
+ * The projects a group or instance list reads, looked up once per request for a signed-in
+ * non-administrator: every readable, undeleted project of the parent (unarchived under
+ * `non_archived`), and those among them where the viewer sees every confidential issue.
+ */
+export interface ResolvedProjects {
+  ids: number[];
+  reporter: number[];
 }
 
 /** The ids of the label titles (as `labelIdsTitled` finds them) and assignee usernames (lower-cased) a list filters on. */
