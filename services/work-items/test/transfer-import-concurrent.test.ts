@@ -38,13 +38,14 @@ async function archive(files: Record<string, unknown[]>): Promise<{ project: num
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 describe('work-items import: the same part delivered twice at once', () => {
-  it('two concurrent deliveries of labels, milestones, issues and snippets end with each record once and no failed line', async () => {
+  it('two concurrent deliveries of labels, milestones, issues, merge requests and snippets end with each record once and no failed line', async () => {
     // Several rounds: each pair of deliveries walks the same files side by side, so most lines meet the other's uncommitted row.
     for (let round = 0; round < 4; round++) {
       const { project, prefix } = await archive({
         labels: range(5).map((n) => label(n - 1)),
         milestones: range(MILESTONES).map(milestone),
         issues: range(MILESTONES).map(issue),
+        merge_requests: range(10).map((iid) => ({ iid, title: `MR ${iid}`, state: 'opened', author_id: 7, source_branch: `b${iid}`, target_branch: 'main', milestone: milestone(iid), label_links: [{ label: label(iid % 5) }] })),
         snippets: range(10).map((n) => ({ title: `Snippet ${n}`, author_id: 7, created_at: '2024-01-01T00:00:00Z', file_name: 'a.txt', content: 'x', visibility_level: 0 })),
       });
       const delivery = () => importRelations(svc.deps, { import_id: project, project_id: project, user_id: 42, prefix, user_map: {} });
@@ -57,8 +58,9 @@ describe('work-items import: the same part delivered twice at once', () => {
       expect(await db('labels').where({ project_id: project }).orderBy('title').pluck('title')).toEqual(range(5).map((n) => `label-${n - 1}`));
       const issues = await db('issues as i').join('milestones as m', 'm.id', 'i.milestone_id').where({ 'i.project_id': project }).orderBy('i.iid').select('i.iid', 'm.title');
       expect(issues).toEqual(range(MILESTONES).map((iid) => ({ iid, title: `v${iid}.0` })));
+      expect(await db('merge_requests').where({ project_id: project }).orderBy('iid').pluck('title')).toEqual(range(10).map((iid) => `MR ${iid}`));
       expect(await db('snippets').where({ project_id: project }).orderBy('id').pluck('title')).toEqual(range(10).map((n) => `Snippet ${n}`));
-      expect(reports[1].counts).toMatchObject({ milestones: MILESTONES, labels: 5, issues: MILESTONES, snippets: 10 });
+      expect(reports[1].counts).toMatchObject({ milestones: MILESTONES, labels: 5, issues: MILESTONES, merge_requests: 10, snippets: 10 });
       expect(Number((await db('internal_ids').where({ scope: 'project', scope_id: project, usage: 'milestones' }).first())?.last_value)).toBe(MILESTONES);
     }
   });
