@@ -1,7 +1,7 @@
 import type { Project } from '../src/projects/project';
 import { PROJECT_SETTING_DEFAULTS, withSettingDefaults } from '../src/projects/project-settings';
-import { projectFeature, projectTree } from '../src/transfer/project-export';
-import { attributesFromTree } from '../src/transfer/project-import';
+import { autoDevops, ciCdSettings, projectFeature, projectTree } from '../src/transfer/project-export';
+import { attributesFromTree, withOverrides } from '../src/transfer/project-import';
 
 /** GitLab's `import_export.yml`: the project columns and methods `project.json` may carry. */
 const GITLAB_PROJECT_ATTRIBUTES = [
@@ -24,17 +24,23 @@ const GITLAB_FEATURE_ATTRIBUTES = [
   'package_registry_access_level', 'environments_access_level', 'feature_flags_access_level', 'releases_access_level', 'infrastructure_access_level',
   'model_experiments_access_level', 'model_registry_access_level', 'requirements_access_level',
 ];
+/** GitLab's `ci_cd_settings` included attributes, and the columns of that row Anvil adds so its own import keeps them. */
+const GITLAB_CI_CD_ATTRIBUTES = ['group_runners_enabled', 'runner_token_expiration_interval', 'default_git_depth'];
+const ANVIL_CI_CD_EXTRAS = ['forward_deployment_enabled', 'job_token_scope_enabled'];
+/** GitLab's `auto_devops` included attributes. */
+const GITLAB_AUTO_DEVOPS_ATTRIBUTES = ['created_at', 'deploy_strategy', 'enabled', 'project_id', 'updated_at'];
 
 const settings = withSettingDefaults({
   issues_access_level: 'disabled', wiki_access_level: 'private', ci_config_path: 'ci/main.yml', build_timeout: 7200, merge_method: 'rebase_merge',
   public_jobs: false, build_git_strategy: 'clone', auto_cancel_pending_pipelines: 'disabled', squash_option: 'always', keep_latest_artifact: false,
+  ci_default_git_depth: 5, ci_forward_deployment_enabled: false, auto_devops_enabled: true, auto_devops_deploy_strategy: 'timed_incremental',
 });
 const project = {
   id: 42, description: 'stored text', visibility: 'internal', archived: true, defaultBranch: 'develop', topics: ['a'], settings,
   createdAt: new Date('2024-01-02T03:04:05Z'), updatedAt: new Date('2024-02-03T04:05:06Z'),
 } as unknown as Project;
 
-describe('identity export: project.json and project_feature', () => {
+describe('identity export: project.json and its has-one relations', () => {
   it('writes only GitLab attribute names (and the listed Anvil extras), with GitLab values', () => {
     const tree = projectTree(project, null);
     expect(Object.keys(tree).filter((k) => !GITLAB_PROJECT_ATTRIBUTES.includes(k) && !ANVIL_EXTRAS.includes(k))).toEqual([]);
@@ -57,6 +63,36 @@ describe('identity export: project.json and project_feature', () => {
     });
   });
 
+  it('writes ci_cd_settings and auto_devops with GitLab names (and the listed Anvil extras)', () => {
+    const ci = ciCdSettings(project);
+    expect(Object.keys(ci).filter((k) => !GITLAB_CI_CD_ATTRIBUTES.includes(k) && !ANVIL_CI_CD_EXTRAS.includes(k))).toEqual([]);
+    expect(ci).toEqual({ default_git_depth: 5, forward_deployment_enabled: false, job_token_scope_enabled: false });
+    const auto = autoDevops(project);
+    expect(Object.keys(auto).sort()).toEqual(GITLAB_AUTO_DEVOPS_ATTRIBUTES);
+    expect(auto).toEqual({ project_id: 42, enabled: true, deploy_strategy: 'timed_incremental', created_at: '2024-01-02T03:04:05.000Z', updated_at: '2024-02-03T04:05:06.000Z' });
+  });
+
+  it('reads GitLab\'s own has-one lines: auto_devops enabled null left to the default, a nested relation in an older project.json', () => {
+    // complex/tree/project/{auto_devops,ci_cd_settings}.ndjson in GitLab's fixtures
+    const gitlab = attributesFromTree({}, {
+      auto_devops: { id: 1, created_at: '2017-10-19T15:36:23.466Z', updated_at: '2017-10-19T15:36:23.466Z', enabled: null, deploy_strategy: 'continuous' },
+      ci_cd_settings: { group_runners_enabled: false },
+    });
+    expect(gitlab.settings).toEqual({ auto_devops_deploy_strategy: 'continuous' });
+    const legacy = attributesFromTree({ auto_devops: { enabled: true, deploy_strategy: 1 }, ci_cd_settings: { default_git_depth: null } });
+    expect(legacy.settings).toEqual({ auto_devops_enabled: true, auto_devops_deploy_strategy: 'manual', ci_default_git_depth: null });
+    const bad = attributesFromTree({}, { auto_devops: { enabled: 'yes', deploy_strategy: 'sometimes' }, ci_cd_settings: { default_git_depth: 5000, forward_deployment_enabled: 1 } });
+    expect(bad.settings).toEqual({});
+  });
+
+  it('override_params win, taken as the projects API takes them (multipart strings coerced, invalid values ignored)', () => {
+    const attrs = attributesFromTree({}, { auto_devops: { enabled: true, deploy_strategy: 'manual' }, ci_cd_settings: { default_git_depth: 5 } });
+    expect(withOverrides(attrs, { auto_devops_enabled: 'false', ci_default_git_depth: '7', auto_devops_deploy_strategy: 'continuous' }).settings)
+      .toEqual({ auto_devops_enabled: false, ci_default_git_depth: 7, auto_devops_deploy_strategy: 'continuous' });
+    expect(withOverrides(attrs, { auto_devops_enabled: 'maybe', ci_default_git_depth: 5000, auto_devops_deploy_strategy: 'sometimes', ci_config_path: null }).settings)
+      .toEqual({ auto_devops_enabled: true, ci_default_git_depth: 5, auto_devops_deploy_strategy: 'manual', ci_config_path: null });
+  });
+
   it('reads back, through the import, as the settings it was written from (every setting off its default)', () => {
     const flipped: Record<string, unknown> = { merge_method: 'ff', squash_option: 'never', auto_devops_deploy_strategy: 'manual', auto_cancel_pending_pipelines: 'disabled', build_git_strategy: 'clone' };
     for (const [k, def] of Object.entries(PROJECT_SETTING_DEFAULTS)) {
@@ -67,13 +103,12 @@ describe('identity export: project.json and project_feature', () => {
       else flipped[k] = `${k}-value`;
     }
     const source = { ...project, settings: flipped } as unknown as Project;
-    const attrs = attributesFromTree(projectTree(source, null), projectFeature(source));
+    const attrs = attributesFromTree(projectTree(source, null), { project_feature: projectFeature(source), ci_cd_settings: ciCdSettings(source), auto_devops: autoDevops(source) });
     expect(attrs).toMatchObject({ description: 'stored text', visibility: 'internal', archived: true, default_branch: 'develop' });
     const restored = withSettingDefaults(attrs.settings) as unknown as Record<string, unknown>;
     const lost = Object.keys(flipped).filter((k) => restored[k] !== flipped[k]).sort();
-    // Settings that neither GitLab's project.json nor its project_feature carry.
+    // Settings GitLab's export leaves out (excluded project attributes, and `mr_default_target_self`, which no export file carries).
     expect(lost).toEqual([
-      'auto_devops_deploy_strategy', 'auto_devops_enabled', 'ci_default_git_depth', 'ci_forward_deployment_enabled', 'ci_job_token_scope_enabled',
       'emails_disabled', 'emails_enabled', 'enforce_auth_checks_on_uploads', 'lfs_enabled', 'mr_default_target_self', 'packages_enabled',
       'warn_about_potentially_unwanted_characters',
     ]);

@@ -45,7 +45,7 @@ describe('GET /projects/:id/export/download', () => {
     const entries = await readArchive(res.body as Buffer);
     expect(entries.map((e) => e.name)).toEqual([
       './VERSION', './tree/', './tree/project.json', './tree/project/',
-      './tree/project/issues.ndjson', './tree/project/labels.ndjson', './tree/project/merge_requests.ndjson',
+      './tree/project/auto_devops.ndjson', './tree/project/ci_cd_settings.ndjson', './tree/project/issues.ndjson', './tree/project/labels.ndjson', './tree/project/merge_requests.ndjson',
       './tree/project/milestones.ndjson', './tree/project/project_feature.ndjson', './tree/project/project_members.ndjson', './tree/project/snippets.ndjson',
     ]);
     const body = (name: string) => entries.find((e) => e.name === name)?.body ?? '';

@@ -15,6 +15,7 @@ const SETTINGS = {
   issues_access_level: 'disabled', wiki_access_level: 'private', builds_access_level: 'private', ci_config_path: 'ci/main.yml', build_timeout: 7200,
   merge_method: 'rebase_merge', squash_option: 'always', only_allow_merge_if_pipeline_succeeds: true, public_jobs: false, request_access_enabled: false,
   build_git_strategy: 'clone', auto_cancel_pending_pipelines: 'disabled', build_coverage_regex: '\\d+%', keep_latest_artifact: false,
+  ci_default_git_depth: 5, ci_forward_deployment_enabled: false, ci_job_token_scope_enabled: true, auto_devops_enabled: true, auto_devops_deploy_strategy: 'manual',
 };
 
 describe('export then import: the project attributes survive', () => {
@@ -34,6 +35,9 @@ describe('export then import: the project attributes survive', () => {
     const feature = body('./tree/project/project_feature.ndjson');
     expect(feature.endsWith('\n')).toBe(false);
     expect(JSON.parse(feature)).toMatchObject({ project_id: source.id, issues_access_level: 0, wiki_access_level: 10, builds_access_level: 10, repository_access_level: 20 });
+    for (const name of ['ci_cd_settings', 'auto_devops']) expect(body(`./tree/project/${name}.ndjson`).endsWith('\n')).toBe(false);
+    expect(JSON.parse(body('./tree/project/ci_cd_settings.ndjson'))).toEqual({ default_git_depth: 5, forward_deployment_enabled: false, job_token_scope_enabled: true });
+    expect(JSON.parse(body('./tree/project/auto_devops.ndjson'))).toMatchObject({ project_id: source.id, enabled: true, deploy_strategy: 'manual' });
 
     const res = await fleet.transfer.as({ user: owner }).post('/api/v4/projects/import').field('path', 'copy').attach('file', archive, 'copy.tar.gz').expect(201);
     const status = await eventually(async () => {
@@ -47,7 +51,8 @@ describe('export then import: the project attributes survive', () => {
     expect(after.path).toBe('copy');
     const compared = ['description', 'visibility', 'archived', 'default_branch', 'ci_config_path', 'build_timeout', 'merge_method', 'squash_option',
       'only_allow_merge_if_pipeline_succeeds', 'public_jobs', 'request_access_enabled', 'build_git_strategy', 'auto_cancel_pending_pipelines',
-      'build_coverage_regex', 'keep_latest_artifact', 'issues_access_level', 'wiki_access_level', 'builds_access_level', 'issues_enabled', 'wiki_enabled', 'jobs_enabled'];
+      'build_coverage_regex', 'keep_latest_artifact', 'issues_access_level', 'wiki_access_level', 'builds_access_level', 'issues_enabled', 'wiki_enabled', 'jobs_enabled',
+      'ci_default_git_depth', 'ci_forward_deployment_enabled', 'ci_job_token_scope_enabled', 'auto_devops_enabled', 'auto_devops_deploy_strategy'];
     const pick = (p: Record<string, unknown>) => Object.fromEntries(compared.map((k) => [k, p[k]]));
     expect(pick(before)).toMatchObject({ description: 'round trip', visibility: 'internal', archived: true, default_branch: 'develop', ci_config_path: 'ci/main.yml', issues_access_level: 'disabled', wiki_access_level: 'private' });
     expect(pick(after)).toEqual(pick(before));

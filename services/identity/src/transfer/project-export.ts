@@ -50,6 +50,31 @@ export function projectFeature(project: Project): Record<string, unknown> {
   return out;
 }
 
+/**
+ * `tree/project/ci_cd_settings.ndjson`: the project's `ProjectCiCdSetting` row as far as Anvil stores
+ * it. `default_git_depth` is GitLab's included attribute; `forward_deployment_enabled` and
+ * `job_token_scope_enabled` are columns of the same row GitLab's allow-list leaves out, written so
+ * Anvil's own import keeps them.
+ */
+export function ciCdSettings(project: Project): Record<string, unknown> {
+  const s = project.settings;
+  return { default_git_depth: s.ci_default_git_depth, forward_deployment_enabled: s.ci_forward_deployment_enabled, job_token_scope_enabled: s.ci_job_token_scope_enabled };
+}
+
+/** `tree/project/auto_devops.ndjson`: the project's `ProjectAutoDevops` row under GitLab's included attributes. */
+export function autoDevops(project: Project): Record<string, unknown> {
+  const s = project.settings;
+  return {
+    project_id: project.id, created_at: project.createdAt.toISOString(), updated_at: project.updatedAt.toISOString(),
+    enabled: s.auto_devops_enabled, deploy_strategy: s.auto_devops_deploy_strategy,
+  };
+}
+
+/** The has-one relations identity writes under `tree/project/`, each one JSON object without a newline, as GitLab's `NdjsonWriter` writes them. */
+const HAS_ONE: [string, (project: Project) => Record<string, unknown>][] = [
+  ['project_feature', projectFeature], ['ci_cd_settings', ciCdSettings], ['auto_devops', autoDevops],
+];
+
 interface MemberRow {
   access_level: number;
   user_id: number;
@@ -84,23 +109,29 @@ export interface PartResult {
 }
 
 /**
- * Writes identity's part of an export under `prefix`: `tree/project.json`,
- * `tree/project/project_feature.ndjson` and `tree/project/project_members.ndjson` (direct project members). Null when the project is gone.
+ * Writes identity's part of an export under `prefix`: `tree/project.json`, the has-one relations
+ * `tree/project/{project_feature,ci_cd_settings,auto_devops}.ndjson` and
+ * `tree/project/project_members.ndjson` (direct project members). Null when the project is gone.
  * Writing again overwrites the same keys.
  */
 export async function writeIdentityPart(db: Knex, storage: Storage, prefix: string, projectId: number, description: string | null): Promise<PartResult | null> {
   const project = await projectStore.find(db, projectId, null);
   if (!project) return null;
   await storage.put(`${prefix}tree/project.json`, Readable.from([JSON.stringify(projectTree(project, description))]));
-  await storage.put(`${prefix}tree/project/project_feature.ndjson`, Readable.from([JSON.stringify(projectFeature(project))]));
+  const files = ['tree/project.json'];
+  const counts: Record<string, number> = { project: 1 };
+  for (const [name, build] of HAS_ONE) {
+    await storage.put(`${prefix}tree/project/${name}.ndjson`, Readable.from([JSON.stringify(build(project))]));
+    files.push(`tree/project/${name}.ndjson`);
+    counts[name] = 1;
+  }
   const members = (await db('members as m')
     .join('users as u', 'u.id', 'm.user_id')
     .where({ 'm.source_type': 'Project', 'm.source_id': projectId })
     .orderBy('m.id')
     .select('m.access_level', 'm.user_id', 'm.created_at', 'm.updated_at', 'm.created_by_id', 'm.expires_at', 'u.username', 'u.public_email')) as MemberRow[];
   await storage.put(`${prefix}tree/project/project_members.ndjson`, Readable.from(ndjson(members.map(memberLine))));
-  return {
-    files: ['tree/project.json', 'tree/project/project_feature.ndjson', 'tree/project/project_members.ndjson'],
-    counts: { project: 1, project_feature: 1, project_members: members.length },
-  };
+  files.push('tree/project/project_members.ndjson');
+  counts.project_members = members.length;
+  return { files, counts };
 }

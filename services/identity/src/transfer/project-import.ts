@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Actor, Visibility } from '@anvil/auth';
 import type { ImportPartCompletedV1 } from '@anvil/events';
+import type { Param } from '@anvil/http';
 import type { Storage } from '@anvil/storage';
 import { publish } from '../events/publish';
 import { visibilityRank } from '../namespaces/namespace';
 import { Level } from '../policy';
 import { effectiveLevel, type Project } from '../projects/project';
-import { PROJECT_SETTING_DEFAULTS, type ProjectSettings } from '../projects/project-settings';
+import { PROJECT_SETTING_DEFAULTS, projectSettingParams, type ProjectSettings } from '../projects/project-settings';
 import { projectStore } from '../projects/project-store';
 
 type Row = Record<string, any>;
@@ -64,12 +65,24 @@ export async function readJsonObject(storage: Storage, key: string): Promise<Row
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
 const stringOrNull = (v: unknown) => v === null || typeof v === 'string';
 
+/** The has-one relations of the tree identity reads, each from its own file (or, in older trees, nested in `project.json`). */
+export interface HasOneRelations {
+  project_feature?: Row | null;
+  ci_cd_settings?: Row | null;
+  auto_devops?: Row | null;
+}
+/** The has-one relation files identity's import reads under `tree/project/`. */
+export const HAS_ONE_RELATIONS = ['project_feature', 'ci_cd_settings', 'auto_devops'] as const;
+
+const nested = (tree: Row, name: string): Row | null => (tree[name] && typeof tree[name] === 'object' && !Array.isArray(tree[name]) ? (tree[name] as Row) : null);
+
 /**
- * The attributes of `tree/project.json` (and `project_feature`, nested in old trees or its own
- * file) that Anvil stores: description, visibility level, archived, default branch, the feature
- * access levels and the project settings GitLab keeps on the project row.
+ * The attributes of `tree/project.json` and its has-one relations that Anvil stores: description,
+ * visibility level, archived, default branch, the project settings GitLab keeps on the project row,
+ * the feature access levels (`project_feature`), `default_git_depth` with Anvil's other CI/CD settings
+ * (`ci_cd_settings`) and Auto DevOps (`auto_devops`; `enabled: null`, the instance default, is left alone).
  */
-export function attributesFromTree(tree: Row, feature: Row | null): ImportedAttributes {
+export function attributesFromTree(tree: Row, relations: HasOneRelations = {}): ImportedAttributes {
   const out: ImportedAttributes = { settings: {} };
   const settings = out.settings as Record<string, unknown>;
   if (stringOrNull(tree.description)) out.description = tree.description;
@@ -87,17 +100,53 @@ export function attributesFromTree(tree: Row, feature: Row | null): ImportedAttr
   if (typeof tree.merge_requests_ff_only_enabled === 'boolean' || typeof tree.merge_requests_rebase_enabled === 'boolean') {
     settings.merge_method = tree.merge_requests_ff_only_enabled ? 'ff' : tree.merge_requests_rebase_enabled ? 'rebase_merge' : 'merge';
   }
-  const features = feature ?? (tree.project_feature && typeof tree.project_feature === 'object' ? (tree.project_feature as Row) : null);
+  const features = relations.project_feature ?? nested(tree, 'project_feature');
   for (const k of ACCESS_LEVEL_KEYS) {
     const v = features?.[k];
     if (isInt(v) && FEATURE_BY_LEVEL[v]) settings[k] = FEATURE_BY_LEVEL[v];
   }
+  Object.assign(settings, ciCdAttributes(relations.ci_cd_settings ?? nested(tree, 'ci_cd_settings')), autoDevopsAttributes(relations.auto_devops ?? nested(tree, 'auto_devops')));
+  return out;
+}
+
+/** `ProjectAutoDevops#deploy_strategy` (the enum's name, or its integer in a hand-made tree). */
+const DEPLOY_STRATEGIES = ['continuous', 'manual', 'timed_incremental'];
+
+/** The settings of a `ci_cd_settings` relation, under Anvil's names. */
+function ciCdAttributes(ci: Row | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!ci) return out;
+  const depth = ci.default_git_depth;
+  if (depth === null || (isInt(depth) && depth >= 0 && depth <= 1000)) out.ci_default_git_depth = depth;
+  if (typeof ci.forward_deployment_enabled === 'boolean') out.ci_forward_deployment_enabled = ci.forward_deployment_enabled;
+  if (typeof ci.job_token_scope_enabled === 'boolean') out.ci_job_token_scope_enabled = ci.job_token_scope_enabled;
+  return out;
+}
+
+/** The settings of an `auto_devops` relation, under Anvil's names. */
+function autoDevopsAttributes(auto: Row | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!auto) return out;
+  if (typeof auto.enabled === 'boolean') out.auto_devops_enabled = auto.enabled;
+  const strategy = isInt(auto.deploy_strategy) ? DEPLOY_STRATEGIES[auto.deploy_strategy] : auto.deploy_strategy;
+  if (DEPLOY_STRATEGIES.includes(strategy)) out.auto_devops_deploy_strategy = strategy;
   return out;
 }
 
 /**
+ * One `override_params` setting as the projects API takes it (a multipart form's `"false"` or `"5"`
+ * coerced, ranges and enums checked; null only for a text setting), or undefined when it is not valid.
+ */
+function overrideSetting(k: string, v: unknown): unknown {
+  const param = (projectSettingParams as Record<string, Param<unknown, boolean>>)[k];
+  if (v === null) return (PROJECT_SETTING_DEFAULTS as Record<string, unknown>)[k] === null ? null : undefined;
+  const value = param.coerce(v, k, []);
+  return typeof value === 'symbol' || (param.check && !param.check(value)) ? undefined : value;
+}
+
+/**
  * `override_params` over the archive's attributes, as GitLab merges them: description,
- * `visibility` (or `visibility_level`), and any stored setting given with the type it has.
+ * `visibility` (or `visibility_level`), and any stored setting given with a value the projects API accepts.
  */
 export function withOverrides(attrs: ImportedAttributes, override: Record<string, unknown> | undefined): ImportedAttributes {
   if (!override) return attrs;
@@ -107,12 +156,9 @@ export function withOverrides(attrs: ImportedAttributes, override: Record<string
   if (typeof override.visibility === 'string' && ['private', 'internal', 'public'].includes(override.visibility)) out.visibility = override.visibility as Visibility;
   else if (isInt(level) && VISIBILITY_BY_LEVEL[level]) out.visibility = VISIBILITY_BY_LEVEL[level];
   const settings = out.settings as Record<string, unknown>;
-  for (const [k, def] of Object.entries(PROJECT_SETTING_DEFAULTS)) {
-    const v = override[k];
-    if (v === undefined) continue;
-    if (ACCESS_LEVEL_KEYS.includes(k)) {
-      if (typeof v === 'string' && ['disabled', 'private', 'enabled'].includes(v)) settings[k] = v;
-    } else if (def === null ? stringOrNull(v) : typeof v === typeof def) settings[k] = v;
+  for (const k of Object.keys(PROJECT_SETTING_DEFAULTS)) {
+    const v = override[k] === undefined ? undefined : overrideSetting(k, override[k]);
+    if (v !== undefined) settings[k] = v;
   }
   return out;
 }
@@ -176,7 +222,8 @@ export interface IdentityImportResult {
  * - each exported member whose user maps by e-mail to a user here who is not yet a direct member
  *   is added with their level, never above Maintainer nor the importer's own level, their expiry
  *   (a past one is not added) and the mapped creator; members that map to no one are not added;
- * - the project's attributes from `project.json` (and `project_feature`) are applied with
+ * - the project's attributes from `project.json` and its has-one relations (`project_feature`,
+ *   `ci_cd_settings`, `auto_devops`) are applied with
  *   `override_params` winning, the visibility capped at the namespace's.
  * Everything commits in one transaction with its events; a redelivery adds nothing twice.
  */
@@ -202,8 +249,9 @@ export async function importIdentityPart(
   } catch (e) {
     failures.push({ relation_name: 'project', line_number: 0, exception_class: (e as Error).name, exception_message: (e as Error).message.slice(0, 255) });
   }
-  const feature = await relationFile('project_feature');
-  const attrs = withOverrides(attributesFromTree(tree ?? {}, feature), input.overrideParams);
+  const relations: HasOneRelations = {};
+  for (const name of HAS_ONE_RELATIONS) relations[name] = await relationFile(name);
+  const attrs = withOverrides(attributesFromTree(tree ?? {}, relations), input.overrideParams);
   const members = await readMembers(await storage.get(`${input.prefix}tree/project/project_members.ndjson`), failures);
 
   const emails = new Map<number, string>();

@@ -48,11 +48,13 @@ export async function importMergeRequest(trx: Knex.Transaction, projectId: numbe
 
 /**
  * Imports one `snippets.ndjson` line (notes, emoji). Snippets have no iid: one with the same title,
- * author and creation time is taken as already imported.
+ * author and creation time is taken as already imported. A transaction lock on the project and title
+ * makes a concurrent delivery of the same line wait for this one and then find its snippet.
  */
 export async function importSnippet(trx: Knex.Transaction, projectId: number, line: Row, users: UserMapper, counts: Counts): Promise<void> {
   const author = users(line.author_id);
   const createdAt = date(line.created_at);
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`snippet-import:${projectId}:${String(line.title)}`]);
   if (createdAt && (await trx('snippets').where({ project_id: projectId, title: String(line.title), author_id: author, created_at: createdAt }).first('id'))) return;
   const visibility = [0, 10, 20].includes(Number(line.visibility_level)) ? Number(line.visibility_level) : 0;
   const [snippet] = await trx('snippets').insert({

@@ -29,19 +29,35 @@ export async function labelId(trx: Knex.Transaction, projectId: number, label: R
   return (await trx('labels').where({ project_id: projectId, title: String(label.title) }).first('id')).id;
 }
 
-/** The project milestone titled like `m`, created with its iid (or the next free one) when missing. */
+/** Attempts at inserting one milestone: each lost only to a concurrent insert of the same title or of another title at the iid tried. */
+const MILESTONE_ATTEMPTS = 5;
+
+/**
+ * The project milestone titled like `m`, created with its iid (or the next free one when another
+ * title holds it) when missing. Safe against a concurrent import of the same line (a re-driven part
+ * beside a running one): the insert skips on any unique conflict, then the row that won under that
+ * title is taken, or, when the iid was what conflicted, the next free iid is tried.
+ */
 export async function milestoneId(trx: Knex.Transaction, projectId: number, m: Row, counts: Counts): Promise<number> {
-  const existing = await trx('milestones').where({ project_id: projectId, title: String(m.title) }).first('id');
-  if (existing) return existing.id;
-  const taken = m.iid ? await trx('milestones').where({ project_id: projectId, iid: m.iid }).first('id') : null;
-  const iid = m.iid && !taken ? Number(m.iid) : await nextInternalId(trx, 'project', projectId, 'milestones');
-  const [row] = await trx('milestones').insert({
-    iid, project_id: projectId, title: String(m.title), description: m.description ?? null, state: m.state === 'closed' ? 'closed' : 'active',
-    due_date: date(m.due_date), start_date: date(m.start_date), created_at: date(m.created_at) ?? trx.fn.now(), updated_at: date(m.updated_at) ?? trx.fn.now(),
-  }).returning('id');
-  await trackInternalId(trx, 'project', projectId, 'milestones', iid);
-  add(counts, 'milestones');
-  return row.id;
+  const title = String(m.title);
+  const wanted = Number(m.iid);
+  let iid: number | null = Number.isSafeInteger(wanted) && wanted > 0 ? wanted : null;
+  for (let attempt = 0; attempt < MILESTONE_ATTEMPTS; attempt++) {
+    const existing = await trx('milestones').where({ project_id: projectId, title }).first('id');
+    if (existing) return existing.id;
+    iid ??= await nextInternalId(trx, 'project', projectId, 'milestones');
+    const [row] = await trx('milestones').insert({
+      iid, project_id: projectId, title, description: m.description ?? null, state: m.state === 'closed' ? 'closed' : 'active',
+      due_date: date(m.due_date), start_date: date(m.start_date), created_at: date(m.created_at) ?? trx.fn.now(), updated_at: date(m.updated_at) ?? trx.fn.now(),
+    }).onConflict().ignore().returning('id');
+    if (row) {
+      await trackInternalId(trx, 'project', projectId, 'milestones', iid);
+      add(counts, 'milestones');
+      return row.id;
+    }
+    iid = null;
+  }
+  throw new Error(`Milestone ${title} found no free iid`);
 }
 
 /** Imports the award emoji of one awardable. */
