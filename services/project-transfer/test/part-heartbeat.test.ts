@@ -85,6 +85,8 @@ describe('a part that runs longer than the stall time while its service beats', 
     expect(await db()('project_exports').where({ id: row.id }).first()).toMatchObject({ job_status: 'finished', redrives: 0 });
     expect(await db()('outbox').where({ type: 'transfer.export.requested' }).whereRaw(`data->>'export_id' = ?`, [row.job_id])).toHaveLength(1);
     expect((await heartbeats('export', row.job_id)).length).toBeGreaterThanOrEqual(SLOW_PART_MS / 1000 - 2);
+    const identityBeats = await fleet.identity.deps.db('outbox').where({ type: 'identity.transfer.part.progressed' }).whereRaw(`data->>'job_id' = ?`, [row.job_id]);
+    expect(identityBeats[0]?.data).toMatchObject({ kind: 'export', service: 'identity', part: 'identity' });
   }, 60_000);
 
   it('an import is not re-driven and finishes whole with redrives 0', async () => {
@@ -108,6 +110,25 @@ describe('a part that runs longer than the stall time while its service beats', 
     expect(await db()('project_imports').where({ id: row.id }).first()).toMatchObject({ status: 'finished', redrives: 0 });
     expect(await db()('outbox').where({ type: 'transfer.import.unpacked' }).whereRaw(`(data->>'import_id')::int = ?`, [row.id])).toHaveLength(1);
     expect((await heartbeats('import', row.id)).length).toBeGreaterThanOrEqual(SLOW_PART_MS / 1000 - 2);
+    const identityBeats = await fleet.identity.deps.db('outbox').where({ type: 'identity.transfer.part.progressed' }).whereRaw(`data->>'job_id' = ?`, [String(row.id)]);
+    expect(identityBeats[0]?.data).toMatchObject({ kind: 'import', service: 'identity', part: 'identity' });
+  }, 60_000);
+
+  it('a relation import is not re-driven and finishes with redrives 0', async () => {
+    const project = await fleet.makeProject(owner);
+    const id = await whileIssuesLocked(async () => {
+      const posted = await fleet.transfer.as({ user: owner }).post('/api/v4/projects/import-relation')
+        .field('path', project.path_with_namespace).field('relation', 'issues').attach('file', LIGHT, 'light.tar.gz').expect(201);
+      const tracker = posted.body.id as number;
+      await eventually(async () => (await db()('relation_imports').where({ id: tracker }).first()).status === 'started');
+      await staysUntouched('relation_imports', { id: tracker }, 'status', SLOW_PART_MS);
+      expect(await db()('relation_imports').where({ id: tracker }).first()).toMatchObject({ status: 'started', redrives: 0 });
+      return tracker;
+    });
+    const api = await as(owner, project.id);
+    await eventually(async () => (await api.get(`/api/v4/projects/${project.id}/relation-imports`).expect(200)).body[0]?.status === 'finished');
+    expect(await db()('relation_imports').where({ id }).first()).toMatchObject({ status: 'finished', redrives: 0 });
+    expect((await heartbeats('relation_import', id)).length).toBeGreaterThanOrEqual(SLOW_PART_MS / 1000 - 2);
   }, 60_000);
 });
 
