@@ -751,3 +751,34 @@ export const TransferRelationImportEvents = {
 export function relationImportPartCompleted(service: string): string {
   return `${service}.relation-import.part.completed`;
 }
+
+/** The kinds of transfer job a part works for. */
+export type TransferJobKind = 'export' | 'import' | 'relation_import';
+
+/**
+ * `<service>.transfer.part.progressed`: a service is still working on its part of a transfer job (a
+ * heartbeat, published every `TRANSFER_HEARTBEAT_SECONDS` while the part runs). project-transfer takes
+ * it as the job's progress, so the stuck-job sweep re-drives a job only when its heartbeats stop.
+ * Losing one is harmless: the next one, or the part's report, follows.
+ */
+export interface TransferPartProgressedV1 {
+  kind: TransferJobKind;
+  /** The export's job uuid, or the import's or relation import's id in decimal. */
+  job_id: string;
+  /** The producing service. */
+  service: string;
+  /** The part it works on (the service's part name). */
+  part: string;
+  /** When the part was last seen working (ISO 8601). */
+  at: string;
+}
+
+export const TransferPartEvents = {
+  /** Every service's heartbeats. */
+  progressedPattern: '*.transfer.part.progressed',
+} as const;
+
+/** The routing key of one service's part heartbeats. */
+export function transferPartProgressed(service: string): string {
+  return `${service}.transfer.part.progressed`;
+}

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { exportPartEvents, partWanted, type ExportPartCompletedV1, type ExportPartFailedV1, type ExportRequestedV1, TransferEvents } from './contracts';
 import { emit } from './outbox';
+import { type PartHeartbeat, withHeartbeat } from './part-heartbeat';
 import type { Delivery, EventEnvelope } from './types';
 
 /** What one service wrote for an export: its files under the export's prefix and its counts per relation. */
@@ -10,9 +11,11 @@ export type ExportPartWriter = (data: ExportRequestedV1) => Promise<Pick<ExportP
  * The consumer of `transfer.export.requested` that writes one service's part with `write` and reports
  * `<part>.export.part.completed`; after `attempts` failed deliveries it reports `.failed` instead.
  * A redelivery writes the same keys again, so the part is idempotent. A request naming only other
- * parts (a re-drive) is acked untouched.
+ * parts (a re-drive) is acked untouched. While `write` runs, `heartbeat` (when given) says the part is
+ * in progress (`<part>.transfer.part.progressed`).
  */
-export function exportPartConsumer(db: Knex, part: string, queue: string, write: ExportPartWriter, attempts = 4) {
+export function exportPartConsumer(db: Knex, part: string, queue: string, write: ExportPartWriter, opts: { attempts?: number; heartbeat?: PartHeartbeat } = {}) {
+  const attempts = opts.attempts ?? 4;
   const events = exportPartEvents(part);
   return {
     queue,
@@ -21,7 +24,8 @@ export function exportPartConsumer(db: Knex, part: string, queue: string, write:
       const data = event.data as ExportRequestedV1;
       if (!partWanted(data, part)) return;
       try {
-        const result = await write(data);
+        const job = { kind: 'export' as const, job_id: data.export_id, service: part, part };
+        const result = opts.heartbeat ? await withHeartbeat(opts.heartbeat, job, () => write(data)) : await write(data);
         const done: ExportPartCompletedV1 = { export_id: data.export_id, project_id: data.project_id, part, ...result };
         await emit(db, part, events.completed, done);
       } catch (e) {

@@ -14,6 +14,8 @@ export type { OutboxRelayOptions } from './relay';
 export { consumeOnce } from './inbox';
 export { exportPartConsumer } from './export-part';
 export type { ExportPartWriter } from './export-part';
+export { DEFAULT_HEARTBEAT_SECONDS, outboxHeartbeat, withHeartbeat } from './part-heartbeat';
+export type { HeartbeatJob, PartHeartbeat } from './part-heartbeat';
 export { DEFAULT_EVENTS_RETENTION_HOURS, DEFAULT_PRUNE_INTERVAL_MS, EventPruner } from './pruner';
 export type { EventPrunerOptions, PruneResult } from './pruner';
 export { eventsCommand, EVENTS_USAGE } from './cli';

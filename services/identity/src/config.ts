@@ -31,6 +31,8 @@ export const configSchema = {
    * shared `INTERNAL_API_TOKEN` may call every route.
    */
   INTERNAL_API_TOKENS: str(null),
+  /** Seconds between the heartbeats (`<service>.transfer.part.progressed`) this service publishes while it works on a part of an export or import. */
+  TRANSFER_HEARTBEAT_SECONDS: int(60, 1),
 } satisfies Schema;
 
 /** The identity service's own settings. */
@@ -47,4 +49,5 @@ export interface IdentityConfig {
   HOOK_DELIVERY_WORKER: boolean;
   HOOK_DELIVERY_POLL_MS: number;
   INTERNAL_API_TOKENS?: string;
+  TRANSFER_HEARTBEAT_SECONDS: number;
 }

@@ -10,4 +10,6 @@ export const configSchema = {
   RUNNER_LONG_POLL_MS: int(50_000, 0, 250_000),
   /** Largest job log in bytes (GitLab's default `ci_jobs_trace_size_limit`: 100 MB). */
   JOB_TRACE_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
+  /** Seconds between the heartbeats (`<service>.transfer.part.progressed`) this service publishes while it works on a part of an export or import. */
+  TRANSFER_HEARTBEAT_SECONDS: int(60, 1),
 } satisfies Schema;

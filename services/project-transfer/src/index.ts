@@ -7,6 +7,7 @@ import { type ImportDeps, importsConsumer } from './imports/import-consumer';
 import { relationImportsConsumer } from './imports/relation-import-consumer';
 import { liveSettingsFor } from './settings/live-settings';
 import { settingsConsumers } from './settings/settings-consumer';
+import { partProgressConsumer } from './sweep/progress-consumer';
 import { StuckJobSweeper, type SweepDeps } from './sweep/sweeper';
 
 /** What the import consumers need, from the service's deps. */
@@ -69,6 +70,7 @@ export const projectTransferService: ServiceDefinition<TransferConfig> = {
     exportPartsConsumer(assembleDeps(deps)),
     importsConsumer(importDeps(deps)),
     relationImportsConsumer(importDeps(deps)),
+    partProgressConsumer(deps.db),
   ],
   onStart: async (deps) => {
     // the administrator's last values, not the environment's, once identity has published any

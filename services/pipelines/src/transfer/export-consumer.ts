@@ -1,4 +1,4 @@
-import { exportPartConsumer } from '@anvil/events';
+import { exportPartConsumer, outboxHeartbeat } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { writePipelinesPart } from './export-writer';
 
@@ -13,5 +13,7 @@ export const EXPORT_QUEUE = 'pipelines.transfer-export';
  * `pipelines.export.part.completed` with the counts. A redelivery overwrites the same key.
  */
 export function exportConsumer(deps: ServiceDeps): Consumer {
-  return exportPartConsumer(deps.db, PART, EXPORT_QUEUE, (data) => writePipelinesPart(deps.db, deps.storage, data.prefix, data.project_id));
+  return exportPartConsumer(deps.db, PART, EXPORT_QUEUE, (data) => writePipelinesPart(deps.db, deps.storage, data.prefix, data.project_id), {
+    heartbeat: outboxHeartbeat(deps.db, PART, deps.config),
+  });
 }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { isDatabaseUnavailable } from '@anvil/db';
-import { emit, importPartCompleted, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import { emit, importPartCompleted, outboxHeartbeat, withHeartbeat, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Knex } from 'knex';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
@@ -88,8 +88,9 @@ export async function importPipelines(deps: ServiceDeps, data: ImportUnpackedV1)
   return { import_id: data.import_id, project_id: data.project_id, part: PART, counts, failures: failures.slice(0, 100) };
 }
 
-/** `transfer.import.unpacked` → this service's pipelines imported, then its part reported. */
+/** `transfer.import.unpacked` → this service's pipelines imported (heartbeats while it runs), then its part reported. */
 export function importConsumer(deps: ServiceDeps): Consumer {
+  const heartbeat = outboxHeartbeat(deps.db, PART, deps.config);
   return {
     queue: IMPORT_QUEUE,
     patterns: [TransferImportEvents.unpacked],
@@ -98,7 +99,9 @@ export function importConsumer(deps: ServiceDeps): Consumer {
     handler: async (event) => {
       // a re-drive of a stalled import may name only the parts still missing
       if (!partWanted(event.data as ImportUnpackedV1, PART)) return;
-      const done = await importPipelines(deps, event.data as ImportUnpackedV1);
+      const data = event.data as ImportUnpackedV1;
+      const job = { kind: 'import' as const, job_id: String(data.import_id), service: PART, part: PART };
+      const done = await withHeartbeat(heartbeat, job, () => importPipelines(deps, data));
       await emit(deps.db, PART, importPartCompleted(PART), done);
     },
   };

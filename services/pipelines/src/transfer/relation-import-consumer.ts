@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { isDatabaseUnavailable } from '@anvil/db';
-import { emit, relationImportPartCompleted, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
+import { emit, outboxHeartbeat, relationImportPartCompleted, withHeartbeat, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
 import { PIPELINES_FILE } from './export-writer';
@@ -42,8 +42,9 @@ export async function importPipelineRelation(deps: ServiceDeps, data: RelationIm
   return { relation_import_id: data.relation_import_id, project_id: data.project_id, part: PART, counts, skipped, failures: failures.slice(0, 100) };
 }
 
-/** `transfer.relation-import.unpacked` of `ci_pipelines` → imported, then reported. */
+/** `transfer.relation-import.unpacked` of `ci_pipelines` → imported (heartbeats while it runs), then reported. */
 export function relationImportConsumer(deps: ServiceDeps): Consumer {
+  const heartbeat = outboxHeartbeat(deps.db, PART, deps.config);
   return {
     queue: RELATION_IMPORT_QUEUE,
     patterns: [TransferRelationImportEvents.unpacked],
@@ -52,7 +53,9 @@ export function relationImportConsumer(deps: ServiceDeps): Consumer {
     handler: async (event) => {
       const data = event.data as RelationImportUnpackedV1;
       if (data.relation !== RELATION) return;
-      await emit(deps.db, PART, relationImportPartCompleted(PART), await importPipelineRelation(deps, data));
+      const job = { kind: 'relation_import' as const, job_id: String(data.relation_import_id), service: PART, part: PART };
+      const done = await withHeartbeat(heartbeat, job, () => importPipelineRelation(deps, data));
+      await emit(deps.db, PART, relationImportPartCompleted(PART), done);
     },
   };
 }

@@ -52,6 +52,18 @@ describe('transfer.export.requested → pipelines part', () => {
     for (const line of lines) expect(JSON.stringify(line)).not.toMatch(/token|trace/);
   });
 
+  it('says the part is in progress with a pipelines.transfer.part.progressed heartbeat through its outbox', async () => {
+    const project = world.project();
+    await world.commit(project);
+    await world.pipeline(project);
+    const { done } = await exportProject(project.id);
+    const beats = await svc.deps.db('outbox').where({ type: 'pipelines.transfer.part.progressed', producer: 'pipelines' }).whereRaw(`data->>'job_id' = ?`, [done.export_id]);
+    expect(beats.length).toBeGreaterThanOrEqual(1);
+    expect(beats[0].data).toEqual({ kind: 'export', job_id: done.export_id, service: 'pipelines', part: 'pipelines', at: expect.any(String) });
+    const completed = await svc.deps.db('outbox').where({ type: 'pipelines.export.part.completed' }).whereRaw(`data->>'export_id' = ?`, [done.export_id]).first();
+    expect(Date.parse(beats[0].data.at)).toBeLessThanOrEqual(new Date(completed.occurred_at).getTime());
+  });
+
   it('writes an empty file for a project without pipelines', async () => {
     const { done, lines } = await exportProject(world.project().id);
     expect(done.counts).toEqual({ ci_pipelines: 0, stages: 0, builds: 0 });

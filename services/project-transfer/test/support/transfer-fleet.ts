@@ -29,12 +29,13 @@ const FLEET_PARTS = { EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'identi
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}${Math.random().toString(36).slice(2, 6)}`;
 
-/** Starts the three services an export needs; `transferEnv` configures project-transfer. */
-export async function startTransferFleet(transferEnv: Record<string, string> = {}): Promise<TransferFleet> {
+/** Starts the three services an export needs; `transferEnv` configures project-transfer, `partsEnv` identity and work-items. */
+export async function startTransferFleet(transferEnv: Record<string, string> = {}, partsEnv: Record<string, string> = {}): Promise<TransferFleet> {
   const storageDir = mkdtempSync(path.join(tmpdir(), 'anvil-transfer-'));
   const common = { EVENTS_EXCHANGE: `${uniqueName('xfer')}.events`, STORAGE_DIR: storageDir };
-  const identity = await startService(identityService, { amqp: true, env: common });
-  const workItems = await startService(workItemsService, { amqp: true, env: { ...common, IDENTITY_URL: identity.url } });
+  const parts = { ...common, ...partsEnv };
+  const identity = await startService(identityService, { amqp: true, env: parts });
+  const workItems = await startService(workItemsService, { amqp: true, env: { ...parts, IDENTITY_URL: identity.url } });
   const transfer = await startService(projectTransferService, { amqp: true, env: { ...common, IDENTITY_URL: identity.url, ...FLEET_PARTS, ...transferEnv } });
   const internal = (p: string) => identity.raw().get(`/internal${p}`).set(INTERNAL_TOKEN_HEADER, TEST_INTERNAL_TOKEN);
   const root = async () => (await internal('/v1/users/lookup?ref=root').expect(200)).body as Actor;

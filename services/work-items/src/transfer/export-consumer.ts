@@ -1,4 +1,4 @@
-import { exportPartConsumer } from '@anvil/events';
+import { exportPartConsumer, outboxHeartbeat } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { writeWorkItemsPart } from './export-writer';
 
@@ -14,5 +14,7 @@ export const EXPORT_QUEUE = 'work-items.transfer-export';
  * `work-items.export.part.completed` with the counts. A redelivery overwrites the same keys.
  */
 export function exportConsumer(deps: ServiceDeps): Consumer {
-  return exportPartConsumer(deps.db, PART, EXPORT_QUEUE, (data) => writeWorkItemsPart(deps.db, deps.storage, data.prefix, data.project_id));
+  return exportPartConsumer(deps.db, PART, EXPORT_QUEUE, (data) => writeWorkItemsPart(deps.db, deps.storage, data.prefix, data.project_id), {
+    heartbeat: outboxHeartbeat(deps.db, PART, deps.config),
+  });
 }

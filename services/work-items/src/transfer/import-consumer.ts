@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { isDatabaseUnavailable } from '@anvil/db';
 import type { Knex } from 'knex';
-import { emit, importPartCompleted, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
+import { emit, importPartCompleted, outboxHeartbeat, withHeartbeat, partWanted, type ImportPartCompletedV1, type ImportUnpackedV1, TransferImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
 import { importIssueBatch } from './import-batch';
@@ -113,8 +113,9 @@ export async function importRelations(deps: ServiceDeps, data: ImportUnpackedV1)
   return { import_id: data.import_id, project_id: data.project_id, part: PART, counts: await projectCounts(deps.db, data.project_id), failures: failures.slice(0, 100) };
 }
 
-/** `transfer.import.unpacked` → this service's relations imported, then its part reported. */
+/** `transfer.import.unpacked` → this service's relations imported (heartbeats while it runs), then its part reported. */
 export function importConsumer(deps: ServiceDeps): Consumer {
+  const heartbeat = outboxHeartbeat(deps.db, PART, deps.config);
   return {
     queue: IMPORT_QUEUE,
     patterns: [TransferImportEvents.unpacked],
@@ -123,7 +124,9 @@ export function importConsumer(deps: ServiceDeps): Consumer {
     handler: async (event) => {
       // a re-drive of a stalled import may name only the parts still missing
       if (!partWanted(event.data as ImportUnpackedV1, PART)) return;
-      const done = await importRelations(deps, event.data as ImportUnpackedV1);
+      const data = event.data as ImportUnpackedV1;
+      const job = { kind: 'import' as const, job_id: String(data.import_id), service: PART, part: PART };
+      const done = await withHeartbeat(heartbeat, job, () => importRelations(deps, data));
       await emit(deps.db, PART, importPartCompleted(PART), done);
     },
   };

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { isDatabaseUnavailable } from '@anvil/db';
-import { emit, relationImportPartCompleted, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
+import { emit, outboxHeartbeat, relationImportPartCompleted, withHeartbeat, type RelationImportPartCompletedV1, type RelationImportUnpackedV1, TransferRelationImportEvents } from '@anvil/events';
 import type { Consumer, ServiceDeps } from '@anvil/runtime';
 import { PART } from './export-consumer';
 import { RELATIONS } from './import-consumer';
@@ -50,8 +50,9 @@ export async function importOneRelation(deps: ServiceDeps, data: RelationImportU
   return { relation_import_id: data.relation_import_id, project_id: data.project_id, part: PART, counts, skipped, failures: failures.slice(0, 100) };
 }
 
-/** `transfer.relation-import.unpacked` of a relation this service owns → imported, then reported. */
+/** `transfer.relation-import.unpacked` of a relation this service owns → imported (heartbeats while it runs), then reported. */
 export function relationImportConsumer(deps: ServiceDeps): Consumer {
+  const heartbeat = outboxHeartbeat(deps.db, PART, deps.config);
   return {
     queue: RELATION_IMPORT_QUEUE,
     patterns: [TransferRelationImportEvents.unpacked],
@@ -60,7 +61,9 @@ export function relationImportConsumer(deps: ServiceDeps): Consumer {
     handler: async (event) => {
       const data = event.data as RelationImportUnpackedV1;
       if (!RELATION_TABLES[data.relation]) return;
-      await emit(deps.db, PART, relationImportPartCompleted(PART), await importOneRelation(deps, data));
+      const job = { kind: 'relation_import' as const, job_id: String(data.relation_import_id), service: PART, part: PART };
+      const done = await withHeartbeat(heartbeat, job, () => importOneRelation(deps, data));
+      await emit(deps.db, PART, relationImportPartCompleted(PART), done);
     },
   };
 }
