@@ -47,10 +47,12 @@ async function main(): Promise<void> {
       const load = { rate, seconds, warmup: 0, threads, connections };
       if (warmup > 0) await loadPaths(fleet.url, data.token, s.paths, { ...load, seconds: warmup });
       const backends = await backendPidsOf(pids.identity, pgPort, async (sql) => (await pg.raw(sql)).rows);
-      const cpu = () => [cpuSecondsOf(pids.gateway), cpuSecondsOf(pids.identity), backends.reduce((n, pid) => n + cpuSecondsOf(pid), 0)];
+      // a backend the pool closed meanwhile counts nothing rather than minus its whole past
+      const startOf = new Map(backends.map((pid) => [pid, cpuSecondsOf(pid)]));
+      const cpu = () => [cpuSecondsOf(pids.gateway), cpuSecondsOf(pids.identity)];
       const before = cpu();
       const r: WrkResult = await loadPaths(fleet.url, data.token, s.paths, load);
-      const used = cpu().map((v, i) => v - before[i]);
+      const used = [...cpu().map((v, i) => v - before[i]), backends.reduce((n, pid) => n + Math.max(0, cpuSecondsOf(pid) - (startOf.get(pid) ?? 0)), 0)];
       printRow(s.title, r);
       const perRequest = used.map((v) => (r.requests ? (1000 * v) / r.requests : 0).toFixed(2));
       cpuRows.push(`| ${s.title} | ${r.requests} | ${perRequest.join(' | ')} | ${backends.length} |`);
