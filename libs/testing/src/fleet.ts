@@ -103,7 +103,9 @@ function spawnTs(name: string, entry: string, env: Record<string, string>): Flee
   // signal relay kills a child that is slow to acknowledge SIGTERM), with the process settings
   // production runs with, so benchmarks measure the same
   const role = name === 'gateway' ? 'gateway' : 'service';
-  const proc = spawn(process.execPath, [...processArgs(role), entry], { cwd: ROOT, env: withProcessEnv(role, { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // FLEET_NODE_ARGS: extra node arguments for every process (profiling: `--cpu-prof --cpu-prof-dir=…`)
+  const extra = (process.env.FLEET_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...processArgs(role), ...extra, entry], { cwd: ROOT, env: withProcessEnv(role, { ...process.env, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
