@@ -27,10 +27,11 @@ describe('GET /users', () => {
       expect(res.headers['x-total']).toBe('3');
       expect(res.headers['x-next-page']).toBe('2');
       expect(res.headers.link).toContain('rel="next"');
-      expect(res.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u2`, `${tag}u1`]);
+      // GitLab's relevance order: exact matches first, then by name
+      expect(res.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u0`, `${tag}u1`]);
       const second = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=2&page=2`).expect(200);
-      expect(second.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u0`]);
-      expect(second.body[0]).toEqual({ id: expect.any(Number), username: `${tag}u0`, name: expect.any(String), state: 'active', locked: false, avatar_url: null, web_url: `http://127.0.0.1:8080/${tag}u0` });
+      expect(second.body.map((u: { username: string }) => u.username)).toEqual([`${tag}u2`]);
+      expect(second.body[0]).toEqual({ id: expect.any(Number), username: `${tag}u2`, name: expect.any(String), state: 'active', locked: false, avatar_url: null, web_url: `http://127.0.0.1:8080/${tag}u2` });
       expect([second.headers['x-total'], second.headers['x-total-pages'], second.headers['x-next-page']]).toEqual(['3', '2', '']);
       // past the last page: no row carries the total, which is still counted
       const beyond = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=2&page=5`).expect(200);
@@ -38,21 +39,62 @@ describe('GET /users', () => {
       expect([beyond.headers['x-total'], beyond.headers['x-total-pages']]).toEqual(['3', '2']);
     });
 
-    it('matches a term in any case within the name or the username, never across the two; an updated name is searched at once', async () => {
+    it('searches as GitLab: every word of 3+ characters in the name or in the username, a shorter query whole', async () => {
       const me = await makeUser(svc);
-      const tag = unique('case');
+      const tag = unique('gw');
       const u = await makeUser(svc, { username: `${tag}_zed`, name: `Ärger ${tag} Mixed` });
       const found = async (term: string) => (await svc.as({ user: me }).get(`/api/v4/users?search=${encodeURIComponent(term)}`).expect(200)).body.map((x: { id: number }) => x.id);
-      expect(await found(`ärger ${tag.toUpperCase()} mIXED`)).toEqual([u.id]);
-      expect(await found(`${tag.toUpperCase()}_ZED`)).toEqual([u.id]);
-      // the end of the name followed by the start of the username is no match
-      expect(await found(`mixed\n${tag}`)).toEqual([]);
-      expect(await found(`mixed ${tag}`)).toEqual([]);
+      expect(await found(`mixed ÄRGER ${tag.toUpperCase()}`)).toEqual([u.id]);
+      // words shorter than 3 characters are dropped when longer ones remain; a leading @ is ignored
+      expect(await found(`@${tag} x`)).toEqual([u.id]);
+      expect(await found(`${tag}_ZED`)).toEqual([u.id]);
+      // all words must be in the name, or all in the username
+      expect(await found(`mixed zed`)).toEqual([]);
+      expect(await found(`"ärger ${tag}"`)).toEqual([u.id]);
+      expect(await found(`"${tag} ärger"`)).toEqual([]);
       // LIKE's wildcards in a term are literal characters
       expect(await found(`${tag}%zed`)).toEqual([]);
+      // a query without a 3-character word matches a whole name or username only
+      const short = await makeUser(svc, { username: 'zq', name: 'Zq' });
+      await makeUser(svc, { username: `${tag}zq`, name: 'Zq and more' });
+      expect(await found(' ZQ ')).toEqual([short.id]);
+      expect(await found('@')).toEqual([]);
       await svc.as({ user: await rootActor(svc) }).put(`/api/v4/users/${u.id}`).send({ name: 'Renamed Qwertyuiop' }).expect(200);
       expect(await found('qwertyUIOP')).toEqual([u.id]);
       expect(await found(`ärger ${tag}`)).toEqual([]);
+    });
+
+    it('ranks an exact username, then an exact name, before the other matches by name (keyset pages stay by id)', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('rk');
+      const zzz = await makeUser(svc, { username: `${tag}`, name: 'Zzz last by name' });
+      const named = await makeUser(svc, { username: `${tag}named`, name: tag });
+      const a = await makeUser(svc, { username: `${tag}a`, name: `Aaa ${tag}` });
+      const b = await makeUser(svc, { username: `${tag}b`, name: `Bbb ${tag}` });
+      const ids = async (q: string) => (await svc.as({ user: me }).get(`/api/v4/users?search=${tag}${q}`).expect(200)).body.map((x: { id: number }) => x.id);
+      expect(await ids('')).toEqual([zzz.id, named.id, a.id, b.id]);
+      expect(await ids('&per_page=2&page=2')).toEqual([a.id, b.id]);
+      expect(await ids('&per_page=3&page=2')).toEqual([b.id]);
+      // an administrator's order_by or sort replaces the relevance order
+      const root = await rootActor(svc);
+      const byId = (await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&sort=asc`).expect(200)).body.map((x: { id: number }) => x.id);
+      expect(byId).toEqual([zzz.id, named.id, a.id, b.id].sort((x, y) => x - y));
+      const keyset = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&pagination=keyset&order_by=id&per_page=10`).expect(200);
+      expect(keyset.body.map((x: { id: number }) => x.id)).toEqual([b.id, a.id, named.id, zzz.id]);
+    });
+
+    it('orders a search with thousands of matches by name too, exact matches first, and counts it', async () => {
+      const me = await makeUser(svc);
+      const tag = unique('many');
+      // more matches than are sorted in one statement (3,000): the rest is read in (name, id) order
+      await svc.deps.db.raw(`INSERT INTO users (username, email, name, confirmed_at) SELECT ? || i, ? || i || '@example.com', 'Many ' || ? || ' ' || lpad(i::text, 4, '0'), now() FROM generate_series(1, 3050) i`, [tag, tag, tag]);
+      const exact = await makeUser(svc, { username: `${tag}x`, name: `${tag}` });
+      const first = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=3`).expect(200);
+      expect(first.body.map((u: { name: string }) => u.name)).toEqual([tag, `Many ${tag} 0001`, `Many ${tag} 0002`]);
+      expect(first.body[0].id).toBe(exact.id);
+      expect([first.headers['x-total'], first.headers['x-total-pages']]).toEqual(['3051', '1017']);
+      const last = await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&per_page=3&page=1017`).expect(200);
+      expect(last.body.map((u: { name: string }) => u.name)).toEqual([`Many ${tag} 3048`, `Many ${tag} 3049`, `Many ${tag} 3050`]);
     });
 
     it('filters blocked users with blocked=True (python-gitlab booleans)', async () => {
@@ -108,9 +150,10 @@ describe('GET /users', () => {
       await svc.deps.db('users').where({ id: alert.id }).update({ user_type: 'alert_bot', bot: true });
       await svc.deps.db('users').where({ id: projectBot.id }).update({ user_type: 'project_bot', bot: true });
       const ids = async (q: string) => (await svc.as({ user: me }).get(`/api/v4/users?search=${tag}&${q}`).expect(200)).body.map((u: { id: number }) => u.id);
+      // a search lists by name: Name <tag>alert, Name <tag>human, Name <tag>pbot
       expect(await ids('exclude_internal=true')).toEqual([human.id, projectBot.id]);
-      expect(await ids('without_project_bots=true')).toEqual([human.id, alert.id]);
-      expect(await ids('exclude_internal=false')).toEqual([human.id, projectBot.id, alert.id]);
+      expect(await ids('without_project_bots=true')).toEqual([alert.id, human.id]);
+      expect(await ids('exclude_internal=false')).toEqual([alert.id, human.id, projectBot.id]);
     });
 
     it('ignores administrator-only filters for regular users', async () => {
@@ -172,7 +215,7 @@ describe('GET /users', () => {
       const empty = await makeGroup(svc, root);
       await addMember(svc, 'groups', empty.id, emptyGroup, 30);
       const res = await svc.as({ user: root }).get(`/api/v4/users?search=${tag}&without_projects=true`).expect(200);
-      expect(res.body.map((x: { id: number }) => x.id)).toEqual([none.id, emptyGroup.id]);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual([emptyGroup.id, none.id]);
     });
 
     it('filters by custom_attributes and shows them with with_custom_attributes', async () => {

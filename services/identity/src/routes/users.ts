@@ -12,6 +12,7 @@ import { userStore } from '../users/user-store';
 import { withIdentities } from '../users/identity-store';
 import { customAttributeStore } from '../users/custom-attribute-store';
 import { UsersFinder } from '../users/users-finder';
+import { searchPage, UserSearch } from '../users/user-search';
 import { numericParam } from './helpers';
 import { loadCurrentUser, loadUser, loadUserForAdmin } from './loaders';
 
@@ -104,6 +105,8 @@ export function usersRoutes(router: Router, ictx: IdentityContext): void {
     if (input.pagination === 'keyset') {
       if ((c.user?.admin && input.order_by && input.order_by !== 'id')) throw new MethodNotAllowedError('Keyset pagination is not yet available for this type of request');
       page = await keysetPaginate<UserRow & Record<string, unknown>>(req, finder.execute().clearOrder(), [{ column: 'users.id', key: 'id' }], finder.direction());
+    } else if (finder.relevanceOrdered()) {
+      page = await searchPage<UserRow>(req, ictx.db, finder.search as UserSearch, finder.unordered(), finder.countQuery());
     } else {
       page = await paginate<UserRow>(req, finder.execute(), { countQuery: finder.countQuery(), prepare: finder.fixedShape() ? (q) => prepared(q, 'identity') : undefined, windowCount: finder.countsInPage() });
     }

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Actor } from '@anvil/auth';
-import { contains, Db } from '../sql';
+import type { Db } from '../sql';
 import { userSelect } from './user-store';
 import { normalizeUid } from './identity-store';
+import { nameOrUsernameMatch, parseUserSearch, UserSearch } from './user-search';
 
 /** `GET /users` filters (booleans act only when true, as GitLab's). */
 export interface UsersParams {
@@ -52,12 +53,31 @@ export class UsersFinder {
     return !!this.actor?.admin;
   }
 
+  /** The parsed `search` (undefined without one, null when nothing is left to search for). */
+  get search(): UserSearch | null | undefined {
+    const raw = this.params.search;
+    return raw === undefined || !raw.trim() ? undefined : parseUserSearch(raw);
+  }
+
+  /**
+   * Whether the list is a search in GitLab's relevance order (exact matches first, then by name):
+   * a search without an administrator's `order_by` or `sort` (others' are ignored).
+   */
+  relevanceOrdered(): boolean {
+    return !!this.search && !(this.admin && (this.params.order_by || this.params.sort));
+  }
+
+  /** The filtered list without an order, selected as `execute` selects it. */
+  unordered(): Knex.QueryBuilder {
+    return this.filtered(this.admin ? userSelect(this.db) : this.db('users').select(BASIC_COLUMNS));
+  }
+
   /**
    * The ordered query (not yet paginated): every column for administrators (`UserWithAdmin`), the
    * `UserBasic` columns (`BASIC_COLUMNS`) for everyone else.
    */
   execute(): Knex.QueryBuilder {
-    return this.ordered(this.filtered(this.admin ? userSelect(this.db) : this.db('users').select(BASIC_COLUMNS)));
+    return this.ordered(this.unordered());
   }
 
   /**
@@ -91,7 +111,7 @@ export class UsersFinder {
 
   /** Whether the page reads every match anyway (a search sorted by id), so it may count them too (`paginate`'s `windowCount`). */
   countsInPage(): boolean {
-    return !!this.params.search && ((this.admin && this.params.order_by) || 'id') === 'id';
+    return !!this.search && ((this.admin && this.params.order_by) || 'id') === 'id';
   }
 
   /** The sort direction of the list (keyset pagination follows it). */
@@ -103,16 +123,22 @@ export class UsersFinder {
     if (this.params.username !== undefined) q.whereRaw('lower(users.username) = lower(?)', [this.params.username]);
   }
 
+  /**
+   * GitLab's `User.search`: every term of 3 characters or more in the name or in the username
+   * (a shorter query: the whole name or username), or the public e-mail; an administrator's also
+   * finds the primary e-mail and confirmed secondary ones. A blank search is no filter; one that is
+   * only `@` finds nobody.
+   */
   private bySearch(q: Knex.QueryBuilder) {
-    const s = this.params.search;
-    if (!s) return;
+    const s = this.search;
+    if (s === undefined) return;
+    if (s === null) return void q.whereRaw('false');
     q.where((w) => {
-      // `search_text` is lower(name) || '\n' || lower(username): a term holding a line break could
-      // match across the two, so only such a term tests the columns one by one
-      if (s.includes('\n')) w.whereILike('users.name', contains(s)).orWhereILike('users.username', contains(s));
-      else w.whereRaw('users.search_text LIKE lower(?)', [contains(s)]);
-      w.orWhereRaw('lower(users.public_email) = lower(?)', [s]);
-      if (this.admin) w.orWhereRaw('lower(users.email) = lower(?)', [s]);
+      w.whereRaw('?', [nameOrUsernameMatch(this.db, s)]).orWhereRaw('lower(users.public_email) = ?', [s.query]);
+      if (this.admin) {
+        w.orWhereRaw('lower(users.email) = ?', [s.query])
+          .orWhereRaw('users.id = (SELECT e.user_id FROM emails e WHERE lower(e.email) = ? AND e.confirmed_at IS NOT NULL LIMIT 1)', [s.query]);
+      }
     });
   }
 
@@ -170,7 +196,7 @@ export class UsersFinder {
     const dir = this.direction();
     // a search reads its matches from the trigram indexes and sorts them: walking the primary key
     // instead tests every newer row against the patterns (matches are not spread evenly by id)
-    if (by === 'id' && this.params.search) return q.orderByRaw(`users.id + 0 ${dir}`);
+    if (by === 'id' && this.search) return q.orderByRaw(`users.id + 0 ${dir}`);
     q.orderBy(`users.${by}`, dir);
     if (by !== 'id') q.orderBy('users.id', dir);
     return q;
