@@ -1,6 +1,6 @@
-import { type Fleet, startFleet } from '@anvil/testing';
+import type { Fleet } from '@anvil/testing';
 import { userWithToken } from './support/fleet-api';
-import { download, exportEnded, schemaDb, seededProject, until } from './support/transfer-data';
+import { download, exportEnded, schemaDb, seededProject, startSweepingFleet, until } from './support/transfer-data';
 
 const STALL_SECONDS = 4;
 const MAX_REDRIVES = 2;
@@ -18,15 +18,7 @@ describe('part heartbeats keep a slow job alive, and only a dead part is re-driv
   let owner: { id: number; token: string };
 
   beforeAll(async () => {
-    fleet = await startFleet({
-      services: ['identity', 'work-items', 'project-transfer'],
-      replicas: { 'project-transfer': 2 },
-      env: {
-        EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'identity,work-items',
-        TRANSFER_SWEEP_INTERVAL_SECONDS: '1', TRANSFER_STALL_SECONDS: String(STALL_SECONDS), TRANSFER_MAX_REDRIVES: String(MAX_REDRIVES),
-        TRANSFER_HEARTBEAT_SECONDS: '1', PROJECT_EXPORT_LIMIT: '0', PROJECT_DOWNLOAD_EXPORT_LIMIT: '0', PROJECT_IMPORT_LIMIT: '0',
-      },
-    });
+    fleet = await startSweepingFleet(STALL_SECONDS, MAX_REDRIVES, { TRANSFER_HEARTBEAT_SECONDS: '1' });
     owner = await userWithToken(fleet, 'beating');
   }, 120_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { createBus } from '@anvil/events';
-import { type Fleet, startFleet, testAmqpUrl } from '@anvil/testing';
+import { type Fleet, testAmqpUrl } from '@anvil/testing';
 import { userWithToken } from './support/fleet-api';
-import { download, exportEnded, importArchive, importEnded, schemaDb, seededProject, tryGet, until, workItemCounts } from './support/transfer-data';
+import { download, exportEnded, importArchive, importEnded, schemaDb, seededProject, startSweepingFleet, tryGet, until, workItemCounts } from './support/transfer-data';
 
 const STALL_SECONDS = 8;
 const MAX_REDRIVES = 3;
@@ -18,15 +18,7 @@ describe('stalled export and import jobs are re-driven, then failed', () => {
   const IMPORT_COPIES = 2000;
 
   beforeAll(async () => {
-    fleet = await startFleet({
-      services: ['identity', 'work-items', 'project-transfer'],
-      replicas: { 'project-transfer': 2 },
-      env: {
-        EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'identity,work-items',
-        TRANSFER_SWEEP_INTERVAL_SECONDS: '1', TRANSFER_STALL_SECONDS: String(STALL_SECONDS), TRANSFER_MAX_REDRIVES: String(MAX_REDRIVES),
-        PROJECT_EXPORT_LIMIT: '0', PROJECT_DOWNLOAD_EXPORT_LIMIT: '0', PROJECT_IMPORT_LIMIT: '0',
-      },
-    });
+    fleet = await startSweepingFleet(STALL_SECONDS, MAX_REDRIVES);
     owner = await userWithToken(fleet, 'stalled');
   }, 120_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDb } from '@anvil/db';
-import { type Fleet, testDatabaseUrl } from '@anvil/testing';
+import { type Fleet, startFleet, testDatabaseUrl } from '@anvil/testing';
 
 type Knex = ReturnType<typeof createDb>;
 import { lines, readArchive } from '../../../services/project-transfer/test/support/archive';
@@ -139,4 +139,21 @@ export async function seededProject(fleet: Fleet, token: string, projectPath: st
   await call(fleet, token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'second note '.repeat(20) });
   await seedIssues(fleet, project.id, n, url);
   return project;
+}
+
+/**
+ * identity, work-items and two project-transfer replicas whose sweeps run every second with the
+ * given stall time and re-drive limit (and `env` besides), rate limits off.
+ */
+export function startSweepingFleet(stallSeconds: number, maxRedrives: number, env: Record<string, string> = {}): Promise<Fleet> {
+  return startFleet({
+    services: ['identity', 'work-items', 'project-transfer'],
+    replicas: { 'project-transfer': 2 },
+    env: {
+      EXPORT_PARTS: 'identity,work-items', IMPORT_PARTS: 'identity,work-items',
+      TRANSFER_SWEEP_INTERVAL_SECONDS: '1', TRANSFER_STALL_SECONDS: String(stallSeconds), TRANSFER_MAX_REDRIVES: String(maxRedrives),
+      PROJECT_EXPORT_LIMIT: '0', PROJECT_DOWNLOAD_EXPORT_LIMIT: '0', PROJECT_IMPORT_LIMIT: '0',
+      ...env,
+    },
+  });
 }
