@@ -1,7 +1,7 @@
 import type { Project } from '../src/projects/project';
 import { PROJECT_SETTING_DEFAULTS, withSettingDefaults } from '../src/projects/project-settings';
 import { autoDevops, ciCdSettings, projectFeature, projectTree } from '../src/transfer/project-export';
-import { attributesFromTree, withOverrides } from '../src/transfer/project-import';
+import { attributesFromTree, withOverrides } from '../src/transfer/project-import-attributes';
 
 /** GitLab's `import_export.yml`: the project columns and methods `project.json` may carry. */
 const GITLAB_PROJECT_ATTRIBUTES = [
