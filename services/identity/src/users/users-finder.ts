@@ -53,10 +53,13 @@ export class UsersFinder {
     return !!this.actor?.admin;
   }
 
-  /** The parsed `search` (undefined without one, null when nothing is left to search for). */
+  private parsed?: { search: UserSearch | null | undefined };
+
+  /** The parsed `search` (undefined without one, null when nothing is left to search for), parsed once. */
   get search(): UserSearch | null | undefined {
     const raw = this.params.search;
-    return raw === undefined || !raw.trim() ? undefined : parseUserSearch(raw);
+    this.parsed ??= { search: raw === undefined || !raw.trim() ? undefined : parseUserSearch(raw) };
+    return this.parsed.search;
   }
 
   /**
