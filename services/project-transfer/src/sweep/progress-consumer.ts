@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type TransferJobKind, TransferPartEvents, type TransferPartProgressedV1 } from '@anvil/events';
 import type { Consumer } from '@anvil/runtime';
+import { RUNNING_JOBS } from './jobs';
 
 /** The queue the parts' heartbeats are consumed from (the replicas share it). */
 export const PART_PROGRESS_QUEUE = 'project-transfer.part-progress';
@@ -8,11 +9,11 @@ export const PART_PROGRESS_QUEUE = 'project-transfer.part-progress';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID = /^[1-9][0-9]{0,17}$/;
 
-/** Per kind of job: its table, how the heartbeat's `job_id` selects its row, and its running statuses. */
-const JOBS: Record<TransferJobKind, { table: string; column: string; status: string; running: string[]; valid: RegExp }> = {
-  export: { table: 'project_exports', column: 'job_id', status: 'job_status', running: ['queued', 'started'], valid: UUID },
-  import: { table: 'project_imports', column: 'id', status: 'status', running: ['scheduled', 'started'], valid: ID },
-  relation_import: { table: 'relation_imports', column: 'id', status: 'status', running: ['created', 'started'], valid: ID },
+/** Per kind of job: how the heartbeat's `job_id` selects its row (table and running statuses: `RUNNING_JOBS`). */
+const JOBS: Record<TransferJobKind, { column: string; valid: RegExp }> = {
+  export: { column: 'job_id', valid: UUID },
+  import: { column: 'id', valid: ID },
+  relation_import: { column: 'id', valid: ID },
 };
 
 /**
@@ -21,9 +22,10 @@ const JOBS: Record<TransferJobKind, { table: string; column: string; status: str
  * one that names no job, changes nothing. Returns whether a job moved.
  */
 export async function recordProgress(db: Knex, data: Partial<TransferPartProgressedV1>): Promise<boolean> {
-  const job = JOBS[data.kind as TransferJobKind];
+  if (!Object.hasOwn(JOBS, String(data.kind))) return false;
+  const job = { ...JOBS[data.kind as TransferJobKind], ...RUNNING_JOBS[data.kind as TransferJobKind] };
   const id = String(data.job_id ?? '');
-  if (!Object.hasOwn(JOBS, String(data.kind)) || !job.valid.test(id)) return false;
+  if (!job.valid.test(id)) return false;
   const at = typeof data.at === 'string' && !Number.isNaN(Date.parse(data.at)) ? new Date(data.at) : new Date();
   const n = await db(job.table)
     .where(job.column, id)

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import {
   emit, type ExportRequestedV1, type ImportRequestedV1, type RelationImportRequestedV1,
-  TransferEvents, TransferImportEvents, TransferRelationImportEvents,
+  type TransferJobKind, TransferEvents, TransferImportEvents, TransferRelationImportEvents,
 } from '@anvil/events';
 import type { Storage } from '@anvil/storage';
 import { jobPrefix } from '../exports/export-layout';
@@ -12,6 +12,7 @@ import { importPrefix } from '../imports/import-consumer';
 import type { ImportRow } from '../imports/import-store';
 import { relationImportPrefix } from '../imports/relation-import-consumer';
 import { type RelationImportRow, STALE_AFTER_MS } from '../imports/relation-import-store';
+import { RUNNING_JOBS } from './jobs';
 
 /** When a running job counts as stalled, and when a stalled one is given up. */
 export interface StallLimits {
@@ -56,14 +57,15 @@ export interface AfterCommit {
 type Stalled<R> = R & { expired: boolean };
 
 /**
- * Locks up to `SWEEP_BATCH` stalled running rows of `table` that no other sweep holds (`FOR UPDATE
+ * Locks up to `SWEEP_BATCH` stalled running jobs of `kind` that no other sweep holds (`FOR UPDATE
  * SKIP LOCKED`), oldest progress first; each says whether it is older than `expirySeconds` (from
  * `ageColumn`). A row another sweep re-drove meanwhile has new progress and is not stalled any more.
  */
-async function claimStalled<R>(trx: Knex.Transaction, table: string, statusColumn: string, running: string[], ageColumn: string, expirySeconds: number, stallSeconds: number): Promise<Stalled<R>[]> {
+async function claimStalled<R>(trx: Knex.Transaction, kind: TransferJobKind, ageColumn: string, expirySeconds: number, stallSeconds: number): Promise<Stalled<R>[]> {
+  const { table, status, running } = RUNNING_JOBS[kind];
   return trx(table)
     .select('*', trx.raw(`(${ageColumn} < now() - make_interval(secs => ?)) AS expired`, [expirySeconds]))
-    .whereIn(statusColumn, running)
+    .whereIn(status, running)
     .where('updated_at', '<', trx.raw('now() - make_interval(secs => ?)', [stallSeconds]))
     .orderBy('updated_at')
     .limit(SWEEP_BATCH)
@@ -88,7 +90,7 @@ async function assembling(trx: Knex.Transaction, jobId: string): Promise<boolean
  * now is progress). An expired one, or one re-driven `maxRedrives` times, is failed. Returns the rows acted on.
  */
 export async function sweepExports(trx: Knex.Transaction, limits: StallLimits, after: AfterCommit): Promise<{ redriven: number; failed: number }> {
-  const rows = await claimStalled<ExportRow>(trx, 'project_exports', 'job_status', ['queued', 'started'], 'requested_at', limits.exportExpirationSeconds, limits.stallSeconds);
+  const rows = await claimStalled<ExportRow>(trx, 'export', 'requested_at', limits.exportExpirationSeconds, limits.stallSeconds);
   let redriven = 0;
   let failed = 0;
   for (const row of rows) {
@@ -124,7 +126,7 @@ export async function sweepExports(trx: Knex.Transaction, limits: StallLimits, a
  * `maxRedrives` times, is failed with GitLab's `import_error`.
  */
 export async function sweepImports(trx: Knex.Transaction, limits: StallLimits, after: AfterCommit): Promise<{ redriven: number; failed: number }> {
-  const rows = await claimStalled<ImportRow>(trx, 'project_imports', 'status', ['scheduled', 'started'], 'created_at', limits.importExpirationSeconds, limits.stallSeconds);
+  const rows = await claimStalled<ImportRow>(trx, 'import', 'created_at', limits.importExpirationSeconds, limits.stallSeconds);
   let redriven = 0;
   for (const row of rows) {
     if (row.expired || row.redrives >= limits.maxRedrives || row.project_id === null || !row.archive_key) {
@@ -147,7 +149,7 @@ export async function sweepImports(trx: Knex.Transaction, limits: StallLimits, a
  * `RelationImportTracker#stale?`: 24 h) or one re-driven `maxRedrives` times is failed.
  */
 export async function sweepRelationImports(trx: Knex.Transaction, limits: StallLimits, after: AfterCommit): Promise<{ redriven: number; failed: number }> {
-  const rows = await claimStalled<RelationImportRow>(trx, 'relation_imports', 'status', ['created', 'started'], 'created_at', STALE_AFTER_MS / 1000, limits.stallSeconds);
+  const rows = await claimStalled<RelationImportRow>(trx, 'relation_import', 'created_at', STALE_AFTER_MS / 1000, limits.stallSeconds);
   let redriven = 0;
   for (const row of rows) {
     if (row.expired || row.redrives >= limits.maxRedrives || !row.archive_key) {
