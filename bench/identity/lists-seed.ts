@@ -6,18 +6,12 @@
  */
 import { createDb } from '@anvil/db';
 import type { Fleet } from '@anvil/testing';
+import { api } from '../support/fleet-api';
 
 /** What the scenarios read. */
 export interface ListsSeeded {
   token: string;
   counts: { users: number; groups: number };
-}
-
-async function api(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${fleet.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
 }
 
 /** Seeds `users` users and `groups` groups into the fleet's identity schema. */

@@ -7,6 +7,7 @@
  */
 import { createDb, Knex } from '@anvil/db';
 import type { Fleet } from '@anvil/testing';
+import { api, waitFor } from '../support/fleet-api';
 
 export interface Seeded {
   token: string;
@@ -23,22 +24,6 @@ export interface Seeded {
 export interface NotesSeed {
   issues: number;
   perIssue: number;
-}
-
-async function api(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${fleet.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const ISSUES_SQL = `

@@ -6,6 +6,7 @@
  */
 import { createDb } from '@anvil/db';
 import type { Fleet } from '@anvil/testing';
+import { api } from '../support/fleet-api';
 
 export interface Seeded {
   token: string;
@@ -13,13 +14,6 @@ export interface Seeded {
   pipelineIds: number[];
   usernames: string[];
   pipelines: number;
-}
-
-async function api(fleet: Fleet, token: string, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${fleet.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
 }
 
 const PIPELINES_SQL = `

@@ -21,7 +21,8 @@ import { startFleet, type Fleet } from '@anvil/testing';
 import { countsOf, type Counts } from './counts';
 import { cpuSeconds, peakRssMb, type ProcSample } from './proc';
 import { hottest } from './profile';
-import { api, seed, type Volume, waitFor } from './seed';
+import { api, waitFor } from '../support/fleet-api';
+import { seed, type Volume } from './seed';
 
 const SERVICES = ['identity', 'work-items', 'pipelines', 'project-transfer'] as const;
 
